@@ -1,0 +1,51 @@
+// swift-tools-version: 6.0
+//
+// Deep Link Workbook: a literate reference implementation and teaching workbook on mobile deep
+// linking. The engine (Literate) is hand-written; the subject modules are tangled from chapters/.
+import PackageDescription
+
+let package = Package(
+    name: "DeepLinkWorkbook",
+    platforms: [.macOS(.v13), .iOS(.v16)],
+    products: [
+        .executable(name: "workbook", targets: ["workbook"]),
+        // Links only the engine: re-tangles the book even when tangled modules do not compile.
+        .executable(name: "literate", targets: ["literate"]),
+        .library(name: "DeepLinkCore", targets: ["DeepLinkCore"]),
+    ],
+    targets: [
+        // C libraries from Debian, through pkg-config.
+        .systemLibrary(
+            name: "CCmark",
+            pkgConfig: "libcmark",
+            providers: [.apt(["libcmark-dev"])]
+        ),
+
+        // The literate engine: chunks, tangle, snippet checks, diagnostics. Knows Markdown, never
+        // deep links.
+        .target(name: "Literate", dependencies: ["CCmark"]),
+        // A small argument parser and help formatter shared by both executables.
+        .target(name: "CommandLineKit"),
+        // The engine's commands (tangle, check, lint), reused by `literate` and `workbook`.
+        .target(name: "LiterateCLI", dependencies: ["Literate", "CommandLineKit"]),
+        .executableTarget(name: "literate", dependencies: ["LiterateCLI"]),
+
+        // Tangled from chapters/: do not edit the generated files by hand.
+        .target(name: "DeepLinkCore"),
+
+        .executableTarget(
+            name: "workbook",
+            dependencies: ["LiterateCLI", "CommandLineKit", "Literate", "DeepLinkCore"]
+        ),
+
+        .testTarget(name: "LiterateTests", dependencies: ["Literate"]),
+        .testTarget(name: "DeepLinkCoreTests", dependencies: ["DeepLinkCore"]),
+        // Runs the built executables as a user would; needs them built first.
+        .testTarget(
+            name: "WorkbookCLITests",
+            dependencies: ["workbook", "literate"],
+            exclude: ["Fixtures"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

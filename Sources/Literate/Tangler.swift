@@ -1,0 +1,308 @@
+import Foundation
+
+/// A file the book generates, with the chapter line behind each of its lines.
+public struct TangledFile: Sendable, Equatable {
+    /// Relative to the book folder.
+    public var path: String
+    /// The chapters its blocks come from, in order of first appearance.
+    public var chapters: [String]
+    /// The whole file: header and body.
+    public var content: String
+    /// `lineMap[n]` is the chapter position of physical line `n + 1`; nil for lines the tangler
+    /// wrote itself (header, directives, chunk comments).
+    public var lineMap: [SourceLocation?]
+
+    /// The chapter position of a 1-based physical line, if it comes from the book.
+    public func chapterLocation(ofLine line: Int, column: Int = 1) -> SourceLocation? {
+        guard line >= 1, line <= lineMap.count, var location = lineMap[line - 1] else { return nil }
+        location.column += column - 1
+        return location
+    }
+}
+
+/// What tangling a book produced: the files, every block, and the diagnostics.
+public struct TangleResult: Sendable {
+    public var files: [TangledFile]
+    public var blocks: [CodeBlock]
+    public var diagnostics: [Diagnostic]
+    /// For each block (by index into `blocks`), the files its lines reach.
+    public var blockTargets: [Int: Set<String>]
+
+    public var hasErrors: Bool { diagnostics.hasErrors }
+}
+
+/// Turns a book's chunks into files. Pure: reads nothing but the book, writes nothing.
+public enum Tangler {
+    public static func tangle(_ book: Book) -> TangleResult {
+        let (blocks, collectDiagnostics) = CodeBlockCollector.collect(book)
+        var expander = Expander(graph: ChunkGraph(blocks: blocks), blocks: blocks)
+        var files: [TangledFile] = []
+        var diagnostics = collectDiagnostics
+        for (path, fileBlocks) in expander.graph.files {
+            let location = fileBlocks[0].location
+            if let problem = FileTarget.problem(path, root: book.root) {
+                diagnostics.append(.error(problem, at: location))
+                continue
+            }
+            guard let comment = CommentSyntax(path: path) else {
+                diagnostics.append(.error(.fileTargetNotSupported(path: path), at: location))
+                continue
+            }
+            let languages = fileBlocks.compactMap { $0.attributes.language }
+            if let first = languages.first, let other = languages.first(where: { $0 != first }) {
+                let block = fileBlocks.first { $0.attributes.language == other } ?? fileBlocks[0]
+                diagnostics.append(
+                    .error(.conflictingLanguages(path: path, first: first, other: other), at: block.location))
+                continue
+            }
+            let lines = expander.expandFile(path: path, blocks: fileBlocks)
+            let isSwift = path.hasSuffix(".swift")
+            var renderer = Renderer(comment: comment, isSwift: isSwift)
+            renderer.render(lines)
+            diagnostics += renderer.diagnostics
+            var chapters: [String] = []
+            for line in lines {
+                if case .code(_, let origin) = line, !chapters.contains(origin.path) {
+                    chapters.append(origin.path)
+                }
+            }
+            let header = GeneratedFileHeader(
+                comment: comment, chapters: chapters, bodyHash: GeneratedFileHeader.hash(renderer.body))
+            let headerLines = header.text.split(separator: "\n", omittingEmptySubsequences: false).count - 1
+            files.append(
+                TangledFile(
+                    path: path, chapters: chapters, content: header.text + renderer.body,
+                    lineMap: Array(repeating: nil, count: headerLines) + renderer.lineMap))
+        }
+        diagnostics += expander.diagnostics
+        for (name, chunkBlocks) in expander.graph.chunks.sorted(by: { $0.key < $1.key })
+        where !expander.usedChunks.contains(name) {
+            if let first = chunkBlocks.first, first.attributes.file == nil {
+                diagnostics.append(.warning(.unusedChunk(name: name), at: first.location))
+            }
+        }
+        return TangleResult(
+            files: files, blocks: blocks, diagnostics: Self.unique(diagnostics),
+            blockTargets: expander.blockTargets)
+    }
+
+    private static func unique(_ diagnostics: [Diagnostic]) -> [Diagnostic] {
+        var seen: Set<Diagnostic> = []
+        return diagnostics.filter { seen.insert($0).inserted }.sorted(by: Diagnostic.bookOrder)
+    }
+}
+
+extension Diagnostic {
+    /// Orders diagnostics by position (those without one first), then by message.
+    public static func bookOrder(_ lhs: Diagnostic, _ rhs: Diagnostic) -> Bool {
+        switch (lhs.location, rhs.location) {
+        case (nil, nil): return lhs.message < rhs.message
+        case (nil, _): return true
+        case (_, nil): return false
+        case (let left?, let right?):
+            return left == right ? lhs.message < rhs.message : left < right
+        }
+    }
+}
+
+/// A line of expanded output before rendering.
+enum ExpandedLine: Equatable {
+    /// A line of the book, already indented for its place.
+    case code(String, origin: SourceLocation)
+    /// A block starts: its chunk name (nil for a file's own blocks).
+    case blockStart(chunk: String?, indentation: String, canImport: String?)
+    /// A block with `canImport` ends.
+    case blockEnd(indentation: String, canImport: String)
+    /// Back in an enclosing block after an inclusion.
+    case resume
+}
+
+/// Expands chunk references, detecting undefined names and cycles.
+struct Expander {
+    let graph: ChunkGraph
+    private(set) var diagnostics: [Diagnostic] = []
+    private(set) var usedChunks: Set<String> = []
+    private(set) var blockTargets: [Int: Set<String>] = [:]
+    private let blockIndex: [SourceLocation: Int]
+
+    init(graph: ChunkGraph, blocks: [CodeBlock]) {
+        self.graph = graph
+        var index: [SourceLocation: Int] = [:]
+        for (offset, block) in blocks.enumerated() { index[block.location] = offset }
+        self.blockIndex = index
+    }
+
+    mutating func expandFile(path: String, blocks: [CodeBlock]) -> [ExpandedLine] {
+        var output: [ExpandedLine] = []
+        for block in blocks {
+            expand(block, chunk: nil, indentation: "", stack: [], file: path, into: &output)
+        }
+        return output
+    }
+
+    private mutating func expand(
+        _ block: CodeBlock, chunk: String?, indentation: String, stack: [String], file: String,
+        into output: inout [ExpandedLine]
+    ) {
+        if let index = blockIndex[block.location] { blockTargets[index, default: []].insert(file) }
+        let canImport = block.attributes.canImport
+        output.append(.blockStart(chunk: chunk, indentation: indentation, canImport: canImport))
+        for (offset, line) in block.lines.enumerated() {
+            guard let reference = ChunkReference(line) else {
+                let text = line.isEmpty ? "" : indentation + line
+                output.append(.code(text, origin: block.location(ofLine: offset)))
+                continue
+            }
+            let at = block.location(ofLine: offset, offset: reference.indentation.count)
+            let name = reference.name
+            guard ChunkName.isValid(name) else {
+                diagnostics.append(.error(.invalidChunkName(name), at: at))
+                continue
+            }
+            guard let blocks = graph.chunks[name] else {
+                diagnostics.append(
+                    .error(.undefinedChunk(name: name, suggestion: graph.suggestion(for: name)), at: at))
+                continue
+            }
+            usedChunks.insert(name)
+            if let start = stack.firstIndex(of: name) {
+                diagnostics.append(.error(.referenceCycle(path: Array(stack[start...]) + [name]), at: at))
+                continue
+            }
+            for included in blocks {
+                expand(
+                    included, chunk: name, indentation: indentation + reference.indentation,
+                    stack: stack + [name], file: file, into: &output)
+            }
+            if offset + 1 < block.lines.count { output.append(.resume) }
+        }
+        if let canImport {
+            output.append(.blockEnd(indentation: indentation, canImport: canImport))
+        }
+    }
+}
+
+/// Writes expanded lines as file text, adding chunk comments and, for Swift, `#sourceLocation`
+/// directives where Swift allows them.
+struct Renderer {
+    let comment: CommentSyntax
+    let isSwift: Bool
+    private(set) var body = ""
+    private(set) var lineMap: [SourceLocation?] = []
+    private(set) var diagnostics: [Diagnostic] = []
+    private var layout = SwiftLayout()
+    /// The chapter line the compiler would assign to the next physical line, once a directive
+    /// has been written.
+    private var mappedNext: (path: String, line: Int)?
+    /// Set at each block start and after each inclusion: the next code line needs a directive.
+    private var needsDirective = false
+
+    init(comment: CommentSyntax, isSwift: Bool) {
+        self.comment = comment
+        self.isSwift = isSwift
+    }
+
+    mutating func render(_ lines: [ExpandedLine]) {
+        for line in lines {
+            switch line {
+            case .blockStart(let chunk, let indentation, let canImport):
+                if let canImport {
+                    emit(indentation + "#if canImport(\(canImport))", origin: nil)
+                }
+                if let chunk {
+                    emit(indentation + comment.wrap("chunk: \(chunk)"), origin: nil)
+                }
+                needsDirective = isSwift
+            case .resume:
+                needsDirective = isSwift
+            case .blockEnd(let indentation, _):
+                emit(indentation + "#endif", origin: nil)
+            case .code(let text, let origin):
+                if needsDirective, !text.isEmpty {
+                    placeDirective(before: text, origin: origin)
+                }
+                emit(text, origin: origin)
+            }
+        }
+    }
+
+    /// Writes the pending `#sourceLocation` before `text` when Swift allows one there and the
+    /// compiler's count does not already agree; otherwise keeps it pending for the next line
+    /// (imports stay first, a `switch` gets it inside its first case).
+    private mutating func placeDirective(before text: String, origin: SourceLocation) {
+        if let mapped = mappedNext, mapped.path == origin.path, mapped.line == origin.line {
+            needsDirective = false
+            return
+        }
+        let trimmed = text.trimmingLeadingSpaces()
+        let isImport =
+            trimmed.hasPrefix("import ") || trimmed.hasPrefix("@testable import ")
+            || trimmed.hasPrefix("@preconcurrency import ") || trimmed.hasPrefix("@_exported import ")
+        guard !isImport, layout.allowsDirective(before: text) else { return }
+        needsDirective = false
+        var indentation = String(text.prefix { $0 == " " || $0 == "\t" })
+        // A directive before a closing brace or a case label still belongs to the block above.
+        if trimmed.hasPrefix("}") || trimmed.hasPrefix("case ") || trimmed.hasPrefix("default:")
+            || trimmed.hasPrefix("@unknown")
+        {
+            indentation += "    "
+        }
+        // swift-format's canonical spelling of the directive has no spaces.
+        emit(
+            indentation + "#sourceLocation(file:\"\(origin.path)\",line:\(origin.line))", origin: nil,
+            directive: true)
+        mappedNext = (origin.path, origin.line)
+    }
+
+    private mutating func emit(_ text: String, origin: SourceLocation?, directive: Bool = false) {
+        body += text + "\n"
+        lineMap.append(origin)
+        guard isSwift else { return }
+        // A directive names the line after it, so it does not advance the compiler's count.
+        if directive { return }
+        layout.consume(text)
+        if let mapped = mappedNext { mappedNext = (mapped.path, mapped.line + 1) }
+    }
+}
+
+/// Where a file target may be written.
+enum FileTarget {
+    /// Why `path` may not be written inside `root`, or nil when it may.
+    static func problem(_ path: String, root: URL) -> LiterateMessage? {
+        if path.hasPrefix("/") { return .fileTargetOutsideBook(path: path, reason: "absolute path") }
+        if path.hasPrefix("~") { return .fileTargetOutsideBook(path: path, reason: "home-relative path") }
+        if path.hasSuffix("/") || path.isEmpty {
+            return .fileTargetOutsideBook(path: path, reason: "not a file name")
+        }
+        var depth = 0
+        for component in path.split(separator: "/") {
+            switch component {
+            case ".": continue
+            case "..": depth -= 1
+            default: depth += 1
+            }
+            if depth < 0 { return .fileTargetOutsideBook(path: path, reason: "'..' leaves the book folder") }
+        }
+        // A symlink inside the book may point outside it: resolve the deepest existing ancestor.
+        let rootPath = root.resolvingSymlinksInPath().standardizedFileURL.path
+        var candidate = root.appendingPathComponent(path).deletingLastPathComponent()
+        let fileManager = FileManager.default
+        while !fileManager.fileExists(atPath: candidate.path), candidate.path.count > rootPath.count {
+            candidate = candidate.deletingLastPathComponent()
+        }
+        let resolved = candidate.resolvingSymlinksInPath().standardizedFileURL.path
+        if resolved != rootPath, !resolved.hasPrefix(rootPath + "/") {
+            return .fileTargetOutsideBook(path: path, reason: "a symbolic link leads outside it")
+        }
+        let target = root.appendingPathComponent(path)
+        if let attributes = try? fileManager.attributesOfItem(atPath: target.path),
+            attributes[.type] as? FileAttributeType == .typeSymbolicLink
+        {
+            let destination = target.resolvingSymlinksInPath().standardizedFileURL.path
+            if !destination.hasPrefix(rootPath + "/") {
+                return .fileTargetOutsideBook(path: path, reason: "a symbolic link leads outside it")
+            }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,10 @@
+import CommandLineKit
+import Literate
+import LiterateCLI
+
+/// The dispatch table of `workbook`: one entry per subcommand.
+enum WorkbookCommands {
+    static var all: [Command] {
+        [tangleCommand, checkCommand(checkers: SnippetCheckers.all), lintCommand]
+    }
+}

@@ -1,0 +1,133 @@
+import Foundation
+import Testing
+
+/// `workbook tangle`, `check` and `lint` as a user runs them.
+@Suite(.serialized)
+struct TangleCommandTests {
+    static let chapter = """
+        # Demo
+
+        ```swift {file=Sources/Demo/Demo.swift}
+        public struct Demo {
+            <<demo-members>>
+        }
+        ```
+
+        ```swift {#demo-members}
+        public var count = 0
+        ```
+
+        ```json
+        {"checked": true}
+        ```
+
+        ```kotlin
+        val shown = true
+        ```
+        """
+
+    @Test func tangleWritesTheFilesAndCheckFindsThemInSync() throws {
+        let folder = try TemporaryFolder()
+        try folder.write("chapters/01-demo.md", Self.chapter)
+        let tangle = try CommandRunner.run("workbook", ["tangle", "--book", folder.url.path])
+        #expect(tangle.status == 0, "\(tangle.stderr)")
+        #expect(
+            tangle.stdout == "created Sources/Demo/Demo.swift\ntangle: 1 files from the book, 1 changed\n")
+        let check = try CommandRunner.run("workbook", ["tangle", "--check"], in: folder.url)
+        #expect(check.status == 0)
+        #expect(check.stdout == "tangle: 1 files in sync with the book\n")
+    }
+
+    @Test func checkPrintsADiffAndFailsWhenTheBookChanged() throws {
+        let folder = try TemporaryFolder()
+        try folder.write("chapters/01-demo.md", Self.chapter)
+        _ = try CommandRunner.run("workbook", ["tangle"], in: folder.url)
+        try folder.write(
+            "chapters/01-demo.md", Self.chapter.replacingOccurrences(of: "count = 0", with: "count = 1"))
+        let check = try CommandRunner.run("workbook", ["tangle", "--check"], in: folder.url)
+        #expect(check.status == 1)
+        #expect(check.stdout.contains("--- a/Sources/Demo/Demo.swift\n+++ b/Sources/Demo/Demo.swift\n"))
+        #expect(check.stdout.contains("-    public var count = 0\n+    public var count = 1\n"))
+        #expect(
+            check.stderr.hasPrefix(
+                "Sources/Demo/Demo.swift:1:1: error: 'Sources/Demo/Demo.swift' is out of date with the book\n"
+            ))
+        #expect(
+            folder.read("Sources/Demo/Demo.swift")?.contains("count = 0") == true, "--check writes nothing")
+    }
+
+    @Test func tangleRefusesToOverwriteAHandEdit() throws {
+        let folder = try TemporaryFolder()
+        try folder.write("chapters/01-demo.md", Self.chapter)
+        _ = try CommandRunner.run("workbook", ["tangle"], in: folder.url)
+        let edited = try #require(folder.read("Sources/Demo/Demo.swift")) + "// my fix\n"
+        try folder.write("Sources/Demo/Demo.swift", edited)
+        try folder.write(
+            "chapters/01-demo.md", Self.chapter.replacingOccurrences(of: "count = 0", with: "count = 2"))
+        let tangle = try CommandRunner.run("workbook", ["tangle"], in: folder.url)
+        #expect(tangle.status == 1)
+        #expect(tangle.stderr.contains("'Sources/Demo/Demo.swift' was edited by hand"))
+        #expect(folder.read("Sources/Demo/Demo.swift") == edited)
+        let forced = try CommandRunner.run("workbook", ["tangle", "--force"], in: folder.url)
+        #expect(forced.status == 0)
+        #expect(folder.read("Sources/Demo/Demo.swift")?.contains("count = 2") == true)
+    }
+
+    @Test func errorsNameTheChapterLineAndWriteNothing() throws {
+        let folder = try TemporaryFolder()
+        try folder.write(
+            "chapters/01-demo.md",
+            Self.chapter.replacingOccurrences(of: "<<demo-members>>", with: "<<demo-member>>"))
+        let tangle = try CommandRunner.run("literate", ["tangle"], in: folder.url)
+        #expect(tangle.status == 1)
+        #expect(
+            tangle.stderr.hasPrefix(
+                "chapters/01-demo.md:5:5: error: no chunk named 'demo-member'; did you mean 'demo-members'?\n"
+            ))
+        #expect(folder.read("Sources/Demo/Demo.swift") == nil)
+    }
+
+    @Test func checkReportListsEveryBlockWithItsStatus() throws {
+        let folder = try TemporaryFolder()
+        try folder.write("chapters/01-demo.md", Self.chapter)
+        _ = try CommandRunner.run("workbook", ["tangle"], in: folder.url)
+        let check = try CommandRunner.run("workbook", ["check", "--report"], in: folder.url)
+        #expect(check.status == 0, "\(check.stderr)")
+        #expect(
+            check.stdout == """
+                tangle: 1 files in sync with the book
+                CHAPTER              LINE  LANGUAGE  CHUNK OR FILE            STATUS
+                chapters/01-demo.md  3     swift     Sources/Demo/Demo.swift  compiled
+                chapters/01-demo.md  9     swift     #demo-members            compiled
+                chapters/01-demo.md  13    json      -                        checked (json)
+                chapters/01-demo.md  17    kotlin    -                        display-only
+
+                blocks by status: compiled: 2, checked: 1, display-only: 1
+                check: 4 blocks, 0 errors
+
+                """)
+    }
+
+    @Test func lintFindingsInGeneratedFilesNameChapterLines() throws {
+        let folder = try TemporaryFolder()
+        try folder.write(
+            "chapters/01-demo.md",
+            Self.chapter.replacingOccurrences(of: "public var count = 0", with: "public var count=0"))
+        _ = try CommandRunner.run("workbook", ["tangle"], in: folder.url)
+        let lint = try CommandRunner.run("workbook", ["lint"], in: folder.url)
+        #expect(lint.status == 1)
+        #expect(
+            lint.stderr.contains("chapters/01-demo.md:10:"),
+            "the finding points at the chunk's line: \(lint.stderr)")
+        #expect(lint.stderr.contains("(generated Sources/Demo/Demo.swift:"))
+    }
+
+    @Test func aMissingBookIsBadInput() throws {
+        let folder = try TemporaryFolder()
+        let tangle = try CommandRunner.run(
+            "workbook", ["tangle", "--book", folder.url.appendingPathComponent("nope").path])
+        #expect(tangle.status == 2)
+        #expect(
+            tangle.stderr == "error: no book folder at '\(folder.url.appendingPathComponent("nope").path)'\n")
+    }
+}
