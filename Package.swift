@@ -20,6 +20,18 @@ let package = Package(
             pkgConfig: "libcmark",
             providers: [.apt(["libcmark-dev"])]
         ),
+        .systemLibrary(
+            name: "CMicroHTTPD",
+            pkgConfig: "libmicrohttpd",
+            providers: [.apt(["libmicrohttpd-dev"])]
+        ),
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
+        // What Swift cannot call in libmicrohttpd: the variadic start and info functions.
+        .target(name: "CMicroHTTPDShim", dependencies: ["CMicroHTTPD"]),
 
         // The literate engine: chunks, tangle, snippet checks, diagnostics. Knows Markdown, never
         // deep links.
@@ -33,6 +45,14 @@ let package = Package(
         // Tangled from chapters/: do not edit the generated files by hand.
         .target(name: "DeepLinkCore"),
 
+        // The mock server's HTTP shell over libmicrohttpd (hand-written): request and response
+        // values, routing, CORS, limits, errors, and the server itself.
+        .target(name: "HTTPShell", dependencies: ["CMicroHTTPD", "CMicroHTTPDShim"]),
+        // The append-only event log on SQLite with group commit (hand-written).
+        .target(name: "EventLog", dependencies: ["CSQLite"]),
+        // Appends and acknowledges events until killed: the event log's crash test runs it.
+        .executableTarget(name: "EventLogProbe", dependencies: ["EventLog"]),
+
         .executableTarget(
             name: "workbook",
             dependencies: ["LiterateCLI", "CommandLineKit", "Literate", "DeepLinkCore"]
@@ -40,6 +60,7 @@ let package = Package(
 
         .testTarget(name: "LiterateTests", dependencies: ["Literate"]),
         .testTarget(name: "DeepLinkCoreTests", dependencies: ["DeepLinkCore"]),
+        .testTarget(name: "HTTPShellTests", dependencies: ["HTTPShell", "EventLog", "EventLogProbe"]),
         // Runs the built executables as a user would; needs them built first.
         .testTarget(
             name: "WorkbookCLITests",

@@ -43,12 +43,14 @@ public struct BlockAttributes: Sendable, Equatable {
     /// Parses an info string (as cmark reports it: trimmed).
     public static func parse(_ info: String) -> Result<BlockAttributes, ParseError> {
         var attributes = BlockAttributes()
-        let characters = Array(info)
+        // Offsets count Unicode scalars; info strings are nearly always ASCII, where that equals
+        // the column.
+        let characters = Array(info.unicodeScalars)
         var index = 0
         while index < characters.count, !characters[index].isWhitespace, characters[index] != "{" {
             index += 1
         }
-        if index > 0 { attributes.language = String(characters[0..<index]) }
+        if index > 0 { attributes.language = String(String.UnicodeScalarView(characters[0..<index])) }
         while index < characters.count, characters[index].isWhitespace { index += 1 }
         guard index < characters.count, characters[index] == "{" else {
             // No braces: CommonMark says the first word is the language; the rest is free text.
@@ -71,7 +73,7 @@ public struct BlockAttributes: Sendable, Equatable {
                 continue
             }
             let tokenStart = position
-            var token = ""
+            var token = String.UnicodeScalarView()
             var inQuotes = false
             while position < close, inQuotes || !characters[position].isWhitespace {
                 if characters[position] == "\"" {
@@ -85,7 +87,7 @@ public struct BlockAttributes: Sendable, Equatable {
                 return .failure(
                     ParseError(message: .malformedAttributes(detail: "unclosed quote"), offset: tokenStart))
             }
-            if let error = attributes.apply(token, seen: &seen) {
+            if let error = attributes.apply(String(token), seen: &seen) {
                 return .failure(ParseError(message: error, offset: tokenStart))
             }
         }
@@ -140,4 +142,6 @@ public enum ChunkName {
 
 extension Unicode.Scalar {
     fileprivate var isASCIILetter: Bool { ("a"..."z").contains(self) || ("A"..."Z").contains(self) }
+
+    fileprivate var isWhitespace: Bool { value == 0x20 || value == 0x09 }
 }

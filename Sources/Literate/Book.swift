@@ -7,10 +7,10 @@ public struct Chapter: Sendable {
     public var source: String
     public var document: MarkdownNode
 
-    public init(path: String, source: String) {
+    public init(path: String, source: String, inlines: Bool = true) {
         self.path = path
         self.source = source
-        self.document = MarkdownParser.parse(source)
+        self.document = MarkdownParser.parse(source, inlines: inlines)
     }
 }
 
@@ -29,7 +29,8 @@ public struct Book: Sendable {
     ///
     /// Throws a `Diagnostic` when the folder is missing, holds no chapter, or a chapter cannot
     /// be read as UTF-8.
-    public static func load(root: URL) throws(Diagnostic) -> Book {
+    /// With `inlines: false`, chapters are parsed to blocks only: enough for tangling and checks.
+    public static func load(root: URL, inlines: Bool = true) throws(Diagnostic) -> Book {
         let folder = root.appendingPathComponent("chapters")
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory),
@@ -61,7 +62,7 @@ public struct Book: Sendable {
                         .unreadableChapter(path: path, reason: "not valid UTF-8"),
                         at: SourceLocation(path: path, line: 1)))
             }
-            return .success(Chapter(path: path, source: text))
+            return .success(Chapter(path: path, source: text, inlines: inlines))
         }
         var chapters: [Chapter] = []
         for result in results {

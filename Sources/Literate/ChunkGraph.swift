@@ -41,25 +41,33 @@ struct ChunkReference: Equatable {
     var indentation: String
     var name: String
 
+    /// Recognises a reference line. Runs on every tangled line, so it rejects on bytes first.
     init?(_ line: String) {
-        let indentation = line.prefix { $0 == " " || $0 == "\t" }
-        let rest = line[indentation.endIndex...]
-        let trimmed = rest.hasSuffix(" ") || rest.hasSuffix("\t") ? rest.trimmingTrailingWhitespace() : rest
-        guard trimmed.hasPrefix("<<"), trimmed.hasSuffix(">>"), trimmed.count > 4 else { return nil }
-        let name = trimmed.dropFirst(2).dropLast(2)
-        guard !name.contains("<<"), !name.contains(">>") else { return nil }
-        self.indentation = String(indentation)
-        self.name = String(name)
-    }
-}
-
-extension Substring {
-    fileprivate func trimmingTrailingWhitespace() -> Substring {
-        var end = endIndex
-        while end > startIndex, self[index(before: end)] == " " || self[index(before: end)] == "\t" {
-            end = index(before: end)
+        let bytes = line.utf8
+        var start = bytes.startIndex
+        while start < bytes.endIndex, bytes[start] == UInt8(ascii: " ") || bytes[start] == UInt8(ascii: "\t")
+        {
+            start = bytes.index(after: start)
         }
-        return self[startIndex..<end]
+        var end = bytes.endIndex
+        while end > start {
+            let previous = bytes.index(before: end)
+            guard bytes[previous] == UInt8(ascii: " ") || bytes[previous] == UInt8(ascii: "\t") else { break }
+            end = previous
+        }
+        let body = bytes[start..<end]
+        guard body.count > 4, body.starts(with: "<<".utf8), body.reversed().starts(with: ">>".utf8) else {
+            return nil
+        }
+        let inner = body.dropFirst(2).dropLast(2)
+        // `<<a>> + <<b>>` is not one reference.
+        for (offset, byte) in zip(inner.indices, inner)
+        where byte == UInt8(ascii: "<") || byte == UInt8(ascii: ">") {
+            let next = inner.index(after: offset)
+            if next < inner.endIndex, inner[next] == byte { return nil }
+        }
+        self.indentation = String(decoding: bytes[bytes.startIndex..<start], as: UTF8.self)
+        self.name = String(decoding: inner, as: UTF8.self)
     }
 }
 

@@ -3,8 +3,11 @@ import CCmark
 /// Parses CommonMark with cmark into a `MarkdownNode` tree.
 public enum MarkdownParser {
     /// Parses `source`. Never fails: CommonMark gives every input a meaning.
-    public static func parse(_ source: String) -> MarkdownNode {
-        let sourceLines = source.split(separator: "\n", omittingEmptySubsequences: false)
+    ///
+    /// With `inlines: false` the tree holds blocks only (paragraphs stay, empty): what the
+    /// tangler needs, at a fraction of the cost for a large book.
+    public static func parse(_ source: String, inlines: Bool = true) -> MarkdownNode {
+        let sourceLines = SourceLines(source)
         var utf8 = source
         let root = utf8.withUTF8 { bytes in
             bytes.withMemoryRebound(to: CChar.self) {
@@ -15,10 +18,12 @@ public enum MarkdownParser {
             return MarkdownNode(kind: .document, line: 1, column: 1, endLine: 1)
         }
         defer { cmark_node_free(root) }
-        return convert(root, sourceLines: sourceLines)
+        return convert(root, sourceLines: sourceLines, inlines: inlines)
     }
 
-    private static func convert(_ root: OpaquePointer, sourceLines: [Substring]) -> MarkdownNode {
+    private static func convert(_ root: OpaquePointer, sourceLines: SourceLines, inlines: Bool)
+        -> MarkdownNode
+    {
         // One walk with cmark's iterator; a stack of half-built Swift nodes mirrors the tree.
         var stack: [MarkdownNode] = []
         var result: MarkdownNode?
@@ -31,6 +36,7 @@ public enum MarkdownParser {
             if event == CMARK_EVENT_DONE { break }
             guard let pointer = cmark_iter_get_node(iterator) else { continue }
             let type = NodeType(cmark_node_get_type(pointer))
+            if !inlines, type.isInline { continue }
             if event == CMARK_EVENT_ENTER {
                 let node = MarkdownNode(
                     kind: kind(of: pointer, type: type, sourceLines: sourceLines),
@@ -58,7 +64,7 @@ public enum MarkdownParser {
         pointer.map { String(cString: $0) } ?? ""
     }
 
-    private static func kind(of node: OpaquePointer, type: NodeType, sourceLines: [Substring])
+    private static func kind(of node: OpaquePointer, type: NodeType, sourceLines: SourceLines)
         -> MarkdownNode.Kind
     {
         switch type {
@@ -94,13 +100,16 @@ public enum MarkdownParser {
 
     /// Reads what cmark does not expose about a code block from its source lines: the fence
     /// character and length, where the info string starts, and whether a closing fence exists.
-    private static func codeFence(_ node: OpaquePointer, sourceLines: [Substring]) -> CodeFence {
+    private static func codeFence(_ node: OpaquePointer, sourceLines: SourceLines) -> CodeFence {
         let info = string(cmark_node_get_fence_info(node))
         var literal = string(cmark_node_get_literal(node))
         if literal.hasSuffix("\n") { literal.removeLast() }
         let lines =
             literal.isEmpty && cmark_node_get_start_line(node) == cmark_node_get_end_line(node)
-            ? [] : literal.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            ? []
+            : literal.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map {
+                String(decoding: $0, as: UTF8.self)
+            }
         let startLine = Int(cmark_node_get_start_line(node))
         let startColumn = Int(cmark_node_get_start_column(node))
         guard startLine >= 1, startLine <= sourceLines.count else {
@@ -108,11 +117,11 @@ public enum MarkdownParser {
                 info: info, lines: lines, fenceCharacter: nil, fenceLength: 0, isUnclosed: false,
                 infoColumn: startColumn)
         }
-        let opening = Array(sourceLines[startLine - 1].utf8)
+        let opening = sourceLines[startLine - 1]
         // cmark's column counts bytes from 1; tabs in container prefixes are rare in chapters.
-        var index = max(0, min(opening.count, startColumn - 1))
-        while index < opening.count, opening[index] == UInt8(ascii: " ") { index += 1 }
-        guard index < opening.count,
+        var index = opening.startIndex + max(0, min(opening.count, startColumn - 1))
+        while index < opening.endIndex, opening[index] == UInt8(ascii: " ") { index += 1 }
+        guard index < opening.endIndex,
             opening[index] == UInt8(ascii: "`") || opening[index] == UInt8(ascii: "~")
         else {
             return CodeFence(
@@ -121,25 +130,49 @@ public enum MarkdownParser {
         }
         let fenceByte = opening[index]
         var length = 0
-        while index + length < opening.count, opening[index + length] == fenceByte { length += 1 }
+        while index + length < opening.endIndex, opening[index + length] == fenceByte { length += 1 }
         var infoStart = index + length
-        while infoStart < opening.count, opening[infoStart] == UInt8(ascii: " ") { infoStart += 1 }
+        while infoStart < opening.endIndex, opening[infoStart] == UInt8(ascii: " ") { infoStart += 1 }
         let endLine = Int(cmark_node_get_end_line(node))
         let closed =
             endLine > startLine && endLine <= sourceLines.count
             && isClosingFence(sourceLines[endLine - 1], byte: fenceByte, length: length)
         return CodeFence(
             info: info, lines: lines, fenceCharacter: Character(UnicodeScalar(fenceByte)),
-            fenceLength: length, isUnclosed: !closed, infoColumn: infoStart + 1)
+            fenceLength: length, isUnclosed: !closed, infoColumn: infoStart - opening.startIndex + 1)
     }
 
     /// A closing fence is a run of the fence character at least as long as the opening one,
     /// after any container prefix (spaces, `>`, list markers are already consumed by cmark, so we
     /// accept leading spaces and `>`).
-    private static func isClosingFence(_ line: Substring, byte: UInt8, length: Int) -> Bool {
-        let trimmed = line.drop { $0 == " " || $0 == ">" || $0 == "\t" }
-        let run = trimmed.prefix { $0.asciiValue == byte }
-        return run.count >= length && trimmed.dropFirst(run.count).allSatisfy { $0 == " " || $0 == "\t" }
+    private static func isClosingFence(_ line: ArraySlice<UInt8>, byte: UInt8, length: Int) -> Bool {
+        let isBlank = { (character: UInt8) in
+            character == UInt8(ascii: " ") || character == UInt8(ascii: "\t")
+        }
+        let trimmed = line.drop { isBlank($0) || $0 == UInt8(ascii: ">") }
+        let run = trimmed.prefix { $0 == byte }
+        return run.count >= length && trimmed.dropFirst(run.count).allSatisfy(isBlank)
+    }
+}
+
+/// The source's lines as UTF-8 byte slices, found once with a byte scan.
+struct SourceLines {
+    private let bytes: [UInt8]
+    private var starts: [Int] = [0]
+
+    init(_ source: String) {
+        bytes = Array(source.utf8)
+        for (offset, byte) in bytes.enumerated() where byte == UInt8(ascii: "\n") {
+            starts.append(offset + 1)
+        }
+    }
+
+    var count: Int { starts.count }
+
+    /// Line `index` (0-based) without its newline.
+    subscript(index: Int) -> ArraySlice<UInt8> {
+        let end = index + 1 < starts.count ? starts[index + 1] - 1 : bytes.count
+        return bytes[starts[index]..<end]
     }
 }
 
@@ -169,6 +202,13 @@ private enum NodeType {
         case CMARK_NODE_LINK: self = .link
         case CMARK_NODE_IMAGE: self = .image
         default: self = .other
+        }
+    }
+
+    var isInline: Bool {
+        switch self {
+        case .text, .softBreak, .lineBreak, .code, .htmlInline, .emphasis, .strong, .link, .image: true
+        default: false
         }
     }
 

@@ -45,27 +45,39 @@ struct SwiftLayout {
         return true
     }
 
-    /// Feeds one line of generated Swift.
+    /// Feeds one line of generated Swift. Works on UTF-8 bytes: every delimiter it looks for is
+    /// ASCII, and this runs for every generated line.
     mutating func consume(_ line: String) {
-        let characters = Array(line)
+        var line = line
+        line.withUTF8 { consume(bytes: $0) }
+    }
+
+    private mutating func consume(bytes: UnsafeBufferPointer<UInt8>) {
+        let quote = UInt8(ascii: "\"")
+        let pound = UInt8(ascii: "#")
+        let slash = UInt8(ascii: "/")
+        let star = UInt8(ascii: "*")
+        let backslash = UInt8(ascii: "\\")
         var index = 0
-        var code = ""
-        while index < characters.count {
-            let character = characters[index]
+        var codeStart = -1
+        var codeEnd = -1
+        var sawSwitch = false
+        while index < bytes.count {
+            let byte = bytes[index]
             if let end = multilineStringEnd {
-                if matches(characters, at: index, end) {
+                if matches(bytes, at: index, end) {
                     multilineStringEnd = nil
-                    index += end.count
+                    index += end.utf8.count
                 } else {
-                    index += character == "\\" ? 2 : 1
+                    index += byte == backslash ? 2 : 1
                 }
                 continue
             }
             if inBlockComment > 0 {
-                if matches(characters, at: index, "*/") {
+                if byte == star, index + 1 < bytes.count, bytes[index + 1] == slash {
                     inBlockComment -= 1
                     index += 2
-                } else if matches(characters, at: index, "/*") {
+                } else if byte == slash, index + 1 < bytes.count, bytes[index + 1] == star {
                     inBlockComment += 1
                     index += 2
                 } else {
@@ -73,71 +85,92 @@ struct SwiftLayout {
                 }
                 continue
             }
-            if matches(characters, at: index, "//") { break }
-            if matches(characters, at: index, "/*") {
-                inBlockComment += 1
-                index += 2
-                continue
+            if byte == slash, index + 1 < bytes.count {
+                if bytes[index + 1] == slash { break }
+                if bytes[index + 1] == star {
+                    inBlockComment += 1
+                    index += 2
+                    continue
+                }
             }
-            if character == "#" || character == "\"" {
+            if byte == pound || byte == quote {
                 var hashes = 0
-                while index + hashes < characters.count, characters[index + hashes] == "#" { hashes += 1 }
+                while index + hashes < bytes.count, bytes[index + hashes] == pound { hashes += 1 }
                 let quoteIndex = index + hashes
-                if quoteIndex < characters.count, characters[quoteIndex] == "\"" {
+                if quoteIndex < bytes.count, bytes[quoteIndex] == quote {
+                    if codeStart < 0 { codeStart = index }
                     let pounds = String(repeating: "#", count: hashes)
-                    if matches(characters, at: quoteIndex, "\"\"\"") {
+                    if matches(bytes, at: quoteIndex, "\"\"\"") {
                         multilineStringEnd = "\"\"\"" + pounds
+                        codeEnd = quoteIndex + 2
                         index = quoteIndex + 3
-                        code += "\"\"\""
                         continue
                     }
                     // A single-line string: skip to its closing quote (plus the same `#`s).
                     var position = quoteIndex + 1
-                    while position < characters.count {
-                        if hashes == 0, characters[position] == "\\" {
+                    while position < bytes.count {
+                        if hashes == 0, bytes[position] == backslash {
                             position += 2
                             continue
                         }
-                        if characters[position] == "\"", matches(characters, at: position + 1, pounds) {
+                        if bytes[position] == quote, matches(bytes, at: position + 1, pounds) {
                             position += 1 + hashes
                             break
                         }
                         position += 1
                     }
                     index = position
-                    code += "\"\""
+                    codeEnd = min(position, bytes.count) - 1
                     continue
                 }
             }
-            switch character {
-            case "{":
-                let opensSwitch = code.range(of: "switch ") != nil || code.hasPrefix("switch")
-                brackets.append(Bracket(character: "{", opensSwitch: opensSwitch))
-            case "(", "[":
-                brackets.append(Bracket(character: character))
-            case "}", ")", "]":
+            switch byte {
+            case UInt8(ascii: "{"):
+                brackets.append(Bracket(character: "{", opensSwitch: sawSwitch))
+            case UInt8(ascii: "("), UInt8(ascii: "["):
+                brackets.append(Bracket(character: byte == UInt8(ascii: "(") ? "(" : "["))
+            case UInt8(ascii: "}"), UInt8(ascii: ")"), UInt8(ascii: "]"):
                 if !brackets.isEmpty { brackets.removeLast() }
+            case UInt8(ascii: "s"):
+                // The keyword `switch`, not part of a longer identifier.
+                if matches(bytes, at: index, "switch"), !isIdentifierByte(bytes, index - 1),
+                    !isIdentifierByte(bytes, index + 6)
+                {
+                    sawSwitch = true
+                }
+            case UInt8(ascii: " "), UInt8(ascii: "\t"):
+                index += 1
+                continue
             default:
                 break
             }
-            code.append(character)
+            if codeStart < 0 { codeStart = index }
+            codeEnd = index
             index += 1
         }
-        let trimmed = code.trimmingLeadingSpaces().trimmingTrailingSpaces()
-        if !trimmed.isEmpty {
-            if let top = brackets.indices.last, brackets[top].opensSwitch,
-                trimmed.hasPrefix("case ") || trimmed.hasPrefix("default:") || trimmed.hasPrefix("@unknown")
-            {
-                brackets[top].sawCase = true
-            }
-            previousCodeLine = trimmed
+        guard codeStart >= 0 else { return }
+        let trimmed = String(
+            decoding: UnsafeBufferPointer(rebasing: bytes[codeStart...codeEnd]), as: UTF8.self)
+        if let top = brackets.indices.last, brackets[top].opensSwitch,
+            trimmed.hasPrefix("case ") || trimmed.hasPrefix("default:") || trimmed.hasPrefix("@unknown")
+        {
+            brackets[top].sawCase = true
         }
+        previousCodeLine = trimmed
     }
 
-    private func matches(_ characters: [Character], at index: Int, _ text: String) -> Bool {
+    private func isIdentifierByte(_ bytes: UnsafeBufferPointer<UInt8>, _ index: Int) -> Bool {
+        guard index >= 0, index < bytes.count else { return false }
+        let byte = bytes[index]
+        return (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5a)
+            || (byte >= 0x61 && byte <= 0x7a)
+            || byte == UInt8(ascii: "_") || byte >= 0x80
+    }
+
+    private func matches(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int, _ text: String) -> Bool {
         var position = index
-        for character in text {
-            guard position < characters.count, characters[position] == character else { return false }
+        for byte in text.utf8 {
+            guard position < bytes.count, bytes[position] == byte else { return false }
             position += 1
         }
         return true

@@ -42,7 +42,7 @@ public func bookRoot(_ arguments: ParsedArguments) throws -> URL {
 func loadAndTangle(_ root: URL, console: Console) throws -> TangleResult {
     let book: Book
     do {
-        book = try Book.load(root: root)
+        book = try Book.load(root: root, inlines: false)
     } catch {
         throw CommandError.badInput(error.description)
     }

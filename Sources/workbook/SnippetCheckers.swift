@@ -1,6 +1,81 @@
+import DeepLinkCore
+import Foundation
 import Literate
 
-/// The snippet checkers `workbook check` registers beyond the engine's own `json`.
+/// The snippet checkers `workbook check` registers beyond the engine's own `json`: each one runs
+/// the code the book builds over the snippets that name it with `check=NAME`.
 enum SnippetCheckers {
-    static var all: [any SnippetChecker] { [] }
+    static var all: [any SnippetChecker] {
+        [
+            LintingChecker(name: "aasa") { AASALinter.lint($0) },
+            LintingChecker(name: "assetlinks") { AssetLinksLinter.lint($0) },
+            LintingChecker(name: "entitlements") { AssociatedDomainsEntitlements.check($0) },
+            InfoPlistChecker(),
+            AndroidManifestChecker(),
+        ]
+    }
+}
+
+/// Adapts a DeepLinkCore linter (JSON or plist in, findings with a JSON-style path out).
+/// The path stands in for the column, as in `workbook aasa lint`.
+struct LintingChecker: SnippetChecker {
+    let name: String
+    let lint: @Sendable (Data) -> [LintFinding]
+
+    func check(_ snippets: [Snippet]) -> [[SnippetFinding]] {
+        snippets.map { snippet in
+            lint(Data(snippet.text.utf8)).map { finding in
+                SnippetFinding(
+                    finding.severity == .error ? .error : .warning,
+                    "\(finding.code) \(finding.path): \(finding.message)")
+            }
+        }
+    }
+}
+
+/// `info-plist`: the URL types of an Info.plist (or a fragment of one), read and linted.
+struct InfoPlistChecker: SnippetChecker {
+    var name: String { "info-plist" }
+
+    func check(_ snippets: [Snippet]) -> [[SnippetFinding]] {
+        snippets.map { snippet in
+            InfoPlistURLTypes.check(Data(snippet.text.utf8)).map { finding in
+                SnippetFinding(
+                    finding.severity == .error ? .error : .warning,
+                    "\(finding.code) \(finding.path): \(finding.message)")
+            }
+        }
+    }
+}
+
+/// `android-manifest`: the manifest must read (errors at their line and column), and every filter
+/// that asks for verification with `autoVerify` must be eligible for it.
+struct AndroidManifestChecker: SnippetChecker {
+    var name: String { "android-manifest" }
+
+    func check(_ snippets: [Snippet]) -> [[SnippetFinding]] {
+        snippets.map { snippet in
+            let manifest: AndroidManifest
+            do {
+                manifest = try AndroidManifestReader.read(Data(snippet.text.utf8))
+            } catch let error as AndroidManifestReader.ReadError {
+                return [SnippetFinding(.error, line: error.line, column: error.column, error.message)]
+            } catch {
+                return [SnippetFinding(.error, "\(error)")]
+            }
+            var findings: [SnippetFinding] = []
+            for activity in manifest.activities {
+                for filter in activity.intentFilters where filter.autoVerify {
+                    for blocker in IntentFilterMatcher.appLinkBlockers(filter) {
+                        findings.append(
+                            SnippetFinding(
+                                .warning, line: filter.line,
+                                "\(activity.name): autoVerify is set but the filter cannot be verified: "
+                                    + AppLinkMessages.blocker(blocker)))
+                    }
+                }
+            }
+            return findings
+        }
+    }
 }

@@ -1,0 +1,90 @@
+import Foundation
+
+/// An event as the store keeps it. The store assigns `id` (increasing, never reused) and keeps
+/// `at` to the millisecond; `json` is the caller's payload, stored byte for byte.
+///
+/// ```swift
+/// let stored = try await store.append(NewEvent(type: "open", at: .now, json: Data(#"{"clickId":"…"}"#.utf8)))
+/// stored.id  // 1, 2, 3, …
+/// ```
+public struct StoredEvent: Equatable, Hashable, Sendable {
+    public var id: Int64
+    public var type: String
+    public var at: Date
+    public var json: Data
+
+    public init(id: Int64, type: String, at: Date, json: Data) {
+        self.id = id
+        self.type = type
+        self.at = at
+        self.json = json
+    }
+}
+
+/// An event about to be appended; the store gives it its id.
+public struct NewEvent: Equatable, Hashable, Sendable {
+    public var type: String
+    public var at: Date
+    public var json: Data
+
+    public init(type: String, at: Date, json: Data) {
+        self.type = type
+        self.at = at
+        self.json = json
+    }
+}
+
+/// An append-only log of events: the server records one event per successful API call and
+/// reads the latest ones back for the dashboard and for tests.
+///
+/// `append` returns only once the event is stored for good (for the SQLite store: committed
+/// to disk), so that a reply that says "recorded" never lies.
+///
+/// ```swift
+/// let store: any EventStore = InMemoryEventStore()
+/// try await store.append(NewEvent(type: "open", at: .now, json: Data("{}".utf8)))
+/// let latest = try await store.recent(limit: 10)  // newest first
+/// ```
+public protocol EventStore: Sendable {
+    @discardableResult
+    func append(_ event: NewEvent) async throws -> StoredEvent
+
+    /// Up to `limit` events, newest first.
+    func recent(limit: Int) async throws -> [StoredEvent]
+}
+
+extension NewEvent {
+    /// The event with `at` cut to whole milliseconds, the precision every store keeps, so an
+    /// appended event compares equal to the same event read back.
+    func stored(id: Int64) -> StoredEvent {
+        StoredEvent(id: id, type: type, at: Date(millisecondsSince1970: at.millisecondsSince1970), json: json)
+    }
+}
+
+extension Date {
+    var millisecondsSince1970: Int64 {
+        Int64((timeIntervalSince1970 * 1000).rounded(.down))
+    }
+
+    init(millisecondsSince1970 milliseconds: Int64) {
+        self.init(timeIntervalSince1970: Double(milliseconds) / 1000)
+    }
+}
+
+/// An ``EventStore`` in memory, for unit tests and for a server run that needs no history.
+public actor InMemoryEventStore: EventStore {
+    private var events: [StoredEvent] = []
+
+    public init() {}
+
+    @discardableResult
+    public func append(_ event: NewEvent) -> StoredEvent {
+        let stored = event.stored(id: Int64(events.count + 1))
+        events.append(stored)
+        return stored
+    }
+
+    public func recent(limit: Int) -> [StoredEvent] {
+        Array(events.suffix(max(0, limit)).reversed())
+    }
+}

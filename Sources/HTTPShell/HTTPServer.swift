@@ -1,0 +1,469 @@
+import CMicroHTTPD
+import CMicroHTTPDShim
+import Foundation
+
+/// Why ``HTTPServer/start(host:port:)`` failed.
+public enum HTTPServerError: Error, Equatable, Sendable {
+    case alreadyRunning
+    case tlsUnsupported
+    case unreadableTLSFile(path: String)
+    case cannotStart(String)
+}
+
+/// Serves an ``HTTPResponder`` over HTTP (or HTTPS) with libmicrohttpd.
+///
+/// This is the only part of the shell that touches sockets, and it stays thin: for every
+/// request it gathers the method, path, query, headers, body and peer address into an
+/// ``HTTPRequest``, hands it to the responder, and writes the ``HTTPResponse`` back. Routing,
+/// CORS, errors and limits live in Swift values that tests call directly.
+///
+/// Threading: libmicrohttpd runs its own pool of threads (`epoll` on Linux). A request whose
+/// body is complete is *suspended*, the responder runs in a Swift task, and the connection is
+/// resumed with the response, so a slow handler never occupies a server thread and a slow client
+/// (one sending half a request) never occupies one either.
+///
+/// ```swift
+/// let server = HTTPServer(responder: router)
+/// let port = try server.start(host: "127.0.0.1", port: 0)  // 0: any free port
+/// // … curl http://127.0.0.1:\(port)/health …
+/// await server.stop()  // finishes requests in flight, then closes
+/// ```
+public final class HTTPServer: @unchecked Sendable {
+    /// Limits and options of a server. The defaults suit a local mock server that one
+    /// benchmark on the same machine may hit with a few hundred connections.
+    public struct Configuration: Sendable {
+        /// Connections open at once, across all clients. At the cap libmicrohttpd stops
+        /// accepting, so further connections wait in the kernel's queue until one closes.
+        public var connectionLimit: Int = 1024
+        /// Connections open at once from one IP address; beyond it a new connection is closed
+        /// at once. Everything local shares 127.0.0.1, so this must stay well above what a
+        /// load test opens (256 and more).
+        public var perIPConnectionLimit: Int = 512
+        /// Seconds a connection may stay idle (or trickle a request) before it is closed.
+        public var connectionTimeoutSeconds: Int = 30
+        /// libmicrohttpd worker threads.
+        public var threadPoolSize: Int = 2
+        /// The request body limit (413 beyond it).
+        public var bodyLimit = BodyLimit()
+        /// Serve HTTPS with these PEM files instead of plain HTTP.
+        public var tls: TLSFiles?
+        /// Receives unexpected errors and libmicrohttpd's own diagnostics.
+        public var logger: HTTPLogger = .standardError
+
+        public init() {}
+    }
+
+    /// A PEM certificate (chain) and its PEM private key.
+    public struct TLSFiles: Sendable, Equatable {
+        public var certificatePath: String
+        public var privateKeyPath: String
+
+        public init(certificatePath: String, privateKeyPath: String) {
+            self.certificatePath = certificatePath
+            self.privateKeyPath = privateKeyPath
+        }
+    }
+
+    public let configuration: Configuration
+    private let core: ServerCore
+    private let lock = NSLock()
+    private var handle: OpaquePointer?
+    private var boundPort: Int?
+    private var stopping = false
+
+    public init(responder: any HTTPResponder, configuration: Configuration = Configuration()) {
+        self.configuration = configuration
+        self.core = ServerCore(
+            responder: responder, bodyLimit: configuration.bodyLimit, logger: configuration.logger)
+    }
+
+    deinit {
+        if let handle {
+            core.markDaemonGone()
+            wb_mhd_stop(handle)
+            Unmanaged.passUnretained(core).release()
+        }
+    }
+
+    /// The bound port while running, nil otherwise.
+    public var port: Int? {
+        lock.held { boundPort }
+    }
+
+    /// Requests received but not yet completed (useful to watch a graceful stop).
+    public var requestsInFlight: Int {
+        core.inFlightCount
+    }
+
+    /// Starts listening on a numeric IPv4 or IPv6 address (`localhost` means `127.0.0.1`).
+    /// Port 0 picks a free port; the bound port is returned and kept in ``port``.
+    @discardableResult
+    public func start(host: String = "127.0.0.1", port: Int = 0) throws(HTTPServerError) -> Int {
+        var certificate: String?
+        var privateKey: String?
+        if let tls = configuration.tls {
+            guard wb_mhd_tls_supported() == 1 else { throw .tlsUnsupported }
+            certificate = try Self.readPEM(tls.certificatePath)
+            privateKey = try Self.readPEM(tls.privateKeyPath)
+        }
+        lock.lock()
+        defer { lock.unlock() }
+        guard handle == nil else { throw .alreadyRunning }
+        let context = Unmanaged.passRetained(core).toOpaque()
+        var error = [CChar](repeating: 0, count: 256)
+        let started: OpaquePointer? = (host == "localhost" ? "127.0.0.1" : host).withCString { address in
+            withOptionalCString(certificate) { certificatePEM in
+                withOptionalCString(privateKey) { keyPEM in
+                    var settings = wb_mhd_config(
+                        bind_address: address,
+                        port: UInt16(clamping: port),
+                        connection_limit: UInt32(clamping: configuration.connectionLimit),
+                        per_ip_connection_limit: UInt32(clamping: configuration.perIPConnectionLimit),
+                        connection_timeout_seconds: UInt32(clamping: configuration.connectionTimeoutSeconds),
+                        thread_pool_size: UInt32(clamping: configuration.threadPoolSize),
+                        tls_certificate_pem: certificatePEM,
+                        tls_private_key_pem: keyPEM)
+                    return wb_mhd_start(
+                        &settings, serverAccessCallback, serverCompletedCallback, serverLogCallback,
+                        context, &error, error.count)
+                }
+            }
+        }
+        guard let started else {
+            Unmanaged<ServerCore>.fromOpaque(context).release()
+            throw .cannotStart(
+                String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        }
+        core.markDaemonRunning()
+        handle = started
+        stopping = false
+        boundPort = Int(wb_mhd_bound_port(started))
+        return boundPort!
+    }
+
+    /// Stops gracefully: new connections are refused at once, requests already received run
+    /// to completion, then the daemon closes. A request still waiting on its responder after
+    /// `gracePeriod` is answered `503 shutting_down` so that no client hangs.
+    public func stop(gracePeriod: Duration = .seconds(10)) async {
+        let running: OpaquePointer? = lock.held {
+            guard let handle, !stopping else { return nil }
+            stopping = true
+            return handle
+        }
+        guard let running else { return }
+        core.markStopping()
+        _ = wb_mhd_quiesce(running)
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: gracePeriod)
+        while core.inFlightCount > 0 && clock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+        if core.inFlightCount > 0 {
+            core.answerWaitingRequests(with: HTTPError.shuttingDown.response)
+            let flushDeadline = clock.now.advanced(by: .seconds(1))
+            while core.inFlightCount > 0 && clock.now < flushDeadline {
+                try? await Task.sleep(for: .milliseconds(5))
+            }
+        }
+        core.markDaemonGone()
+        wb_mhd_stop(running)
+        lock.held {
+            handle = nil
+            boundPort = nil
+        }
+        Unmanaged.passUnretained(core).release()
+    }
+
+    private static func readPEM(_ path: String) throws(HTTPServerError) -> String {
+        guard let data = FileManager.default.contents(atPath: path),
+            let text = String(data: data, encoding: .utf8)
+        else { throw .unreadableTLSFile(path: path) }
+        return text
+    }
+}
+
+private func withOptionalCString<Result>(
+    _ text: String?, _ body: (UnsafePointer<CChar>?) -> Result
+) -> Result {
+    guard let text else { return body(nil) }
+    return text.withCString { body($0) }
+}
+
+// MARK: - The adapter
+
+/// One request's progress from its headers to its completion. Its `phase` changes only under
+/// the server core's lock, because the responder's task and the libmicrohttpd thread both
+/// touch it.
+private final class RequestState: @unchecked Sendable {
+    enum Phase {
+        case receiving
+        case rejected(HTTPResponse)
+        case waiting
+        case ready(HTTPResponse)
+        case answered
+    }
+
+    let method: HTTPMethod
+    let path: String
+    let query: [QueryItem]
+    let headers: HTTPHeaders
+    let remoteAddress: String?
+    var body: BodyAccumulator
+    var drained = 0
+    var phase = Phase.receiving
+    let connection: OpaquePointer
+
+    init(
+        method: HTTPMethod, path: String, query: [QueryItem], headers: HTTPHeaders,
+        remoteAddress: String?, limit: BodyLimit, connection: OpaquePointer
+    ) {
+        self.method = method
+        self.path = path
+        self.query = query
+        self.headers = headers
+        self.remoteAddress = remoteAddress
+        self.body = BodyAccumulator(limit: limit)
+        self.connection = connection
+    }
+}
+
+/// The part of the server the C callbacks reach through their context pointer.
+private final class ServerCore: @unchecked Sendable {
+    let responder: any HTTPResponder
+    let bodyLimit: BodyLimit
+    let logger: HTTPLogger
+    private let lock = NSLock()
+    private var inFlight = 0
+    private var waiting: [ObjectIdentifier: RequestState] = [:]
+    private var daemonRunning = false
+    private var stopping = false
+    private var acceptingWork = true
+
+    /// Past the limit, a chunked body (whose size was not announced) is read and thrown away
+    /// up to this many bytes so the client still gets its 413; beyond it the connection is cut.
+    private let drainAllowance = 1 << 20
+
+    init(responder: any HTTPResponder, bodyLimit: BodyLimit, logger: HTTPLogger) {
+        self.responder = responder
+        self.bodyLimit = bodyLimit
+        self.logger = logger
+    }
+
+    var inFlightCount: Int { lock.held { inFlight } }
+
+    func markDaemonRunning() {
+        lock.held {
+            daemonRunning = true
+            stopping = false
+            acceptingWork = true
+        }
+    }
+
+    /// From now on every response asks the client to close its connection.
+    func markStopping() { lock.held { stopping = true } }
+
+    func markDaemonGone() { lock.held { daemonRunning = false } }
+
+    /// One call of libmicrohttpd's access handler; returns false to drop the connection.
+    func access(
+        connection: OpaquePointer, url: String, method: String, uploadData: UnsafePointer<CChar>?,
+        uploadDataSize: UnsafeMutablePointer<Int>,
+        requestState: UnsafeMutablePointer<UnsafeMutableRawPointer?>
+    ) -> Bool {
+        guard let stored = requestState.pointee else {
+            // First call: headers are complete, no body byte has been read yet.
+            let state = makeState(connection: connection, url: url, method: method)
+            requestState.pointee = Unmanaged.passRetained(state).toOpaque()
+            lock.held { inFlight += 1 }
+            do {
+                try bodyLimit.admit(headers: state.headers)
+            } catch {
+                // Answering now makes libmicrohttpd skip the body (and any 100-continue)
+                // and close the connection after the response.
+                state.phase = .answered
+                return queue(error.response, on: connection)
+            }
+            return true
+        }
+        let state = Unmanaged<RequestState>.fromOpaque(stored).takeUnretainedValue()
+        if uploadDataSize.pointee > 0 {
+            let count = uploadDataSize.pointee
+            uploadDataSize.pointee = 0
+            guard case .receiving = state.phase else {
+                state.drained += count
+                return state.drained <= drainAllowance
+            }
+            do {
+                try state.body.append(Data(bytes: UnsafeRawPointer(uploadData!), count: count))
+            } catch {
+                // libmicrohttpd cannot queue a response while a body piece is being handed
+                // over, so remember the answer and give it at the final call, closing the
+                // connection afterwards: a client that overran once is not kept alive.
+                var response = error.response
+                response.headers["Connection"] = "close"
+                state.phase = .rejected(response)
+                state.drained = count
+            }
+            return true
+        }
+        // Final call (or the call after a resume).
+        let phase = lock.held { state.phase }
+        switch phase {
+        case .receiving:
+            let request = HTTPRequest(
+                method: state.method, path: state.path, query: state.query, headers: state.headers,
+                body: state.body.data, remoteAddress: state.remoteAddress)
+            guard lock.held({ acceptingWork }) else {
+                // A keep-alive request that arrived after the grace period ran out.
+                state.phase = .answered
+                return queue(HTTPError.shuttingDown.response, on: connection)
+            }
+            lock.held { state.phase = .waiting }
+            MHD_suspend_connection(connection)
+            // Only a suspended connection may be resumed, so the request becomes visible to a
+            // stopping server (which resumes what is waiting) after the suspend, not before.
+            let registered = lock.held {
+                guard acceptingWork else {
+                    state.phase = .ready(HTTPError.shuttingDown.response)
+                    MHD_resume_connection(connection)
+                    return false
+                }
+                waiting[ObjectIdentifier(state)] = state
+                return true
+            }
+            guard registered else { return true }
+            let responder = self.responder
+            Task {
+                let response = await responder.respond(to: request)
+                self.deliver(response, to: state)
+            }
+            return true
+        case .rejected(let response), .ready(let response):
+            lock.held { state.phase = .answered }
+            return queue(response, on: connection)
+        case .waiting, .answered:
+            return true
+        }
+    }
+
+    /// Hands a finished response to a suspended connection, unless shutdown already answered it.
+    func deliver(_ response: HTTPResponse, to state: RequestState) {
+        lock.held {
+            guard case .waiting = state.phase, daemonRunning else { return }
+            state.phase = .ready(response)
+            waiting[ObjectIdentifier(state)] = nil
+            MHD_resume_connection(state.connection)
+        }
+    }
+
+    /// Answers every request still waiting on its responder (used when a stop runs out of time).
+    func answerWaitingRequests(with response: HTTPResponse) {
+        lock.held {
+            acceptingWork = false
+            guard daemonRunning else { return }
+            for state in waiting.values {
+                state.phase = .ready(response)
+                MHD_resume_connection(state.connection)
+            }
+            waiting.removeAll()
+        }
+    }
+
+    func completed(requestState: UnsafeMutablePointer<UnsafeMutableRawPointer?>) {
+        guard let stored = requestState.pointee else { return }
+        requestState.pointee = nil
+        let state = Unmanaged<RequestState>.fromOpaque(stored).takeRetainedValue()
+        lock.held {
+            inFlight -= 1
+            waiting[ObjectIdentifier(state)] = nil
+        }
+    }
+
+    private func makeState(connection: OpaquePointer, url: String, method: String) -> RequestState {
+        let headers = Self.values(of: .HEADER_KIND, on: connection)
+        let query = Self.values(of: .GET_ARGUMENT_KIND, on: connection).map {
+            QueryItem(
+                name: HTTPRequest.decodeFormComponent($0.name),
+                value: $0.value.map(HTTPRequest.decodeFormComponent))
+        }
+        var address = [CChar](repeating: 0, count: 64)
+        let remote =
+            wb_mhd_client_address(connection, &address, address.count) == 0
+            ? String(decoding: address.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) : nil
+        return RequestState(
+            method: HTTPMethod(rawValue: method), path: url, query: query,
+            headers: HTTPHeaders(headers.map { HTTPHeaders.Field(name: $0.name, value: $0.value ?? "") }),
+            remoteAddress: remote, limit: bodyLimit, connection: connection)
+    }
+
+    private final class Collected {
+        var items: [(name: String, value: String?)] = []
+    }
+
+    private static func values(of kind: MHD_ValueKind, on connection: OpaquePointer) -> [(
+        name: String, value: String?
+    )] {
+        let collected = Collected()
+        let context = Unmanaged.passUnretained(collected).toOpaque()
+        _ = MHD_get_connection_values(
+            connection, kind,
+            { context, _, key, value in
+                let collected = Unmanaged<Collected>.fromOpaque(context!).takeUnretainedValue()
+                collected.items.append((String(cString: key!), value.map { String(cString: $0) }))
+                return .YES
+            }, context)
+        return collected.items
+    }
+
+    private func queue(_ response: HTTPResponse, on connection: OpaquePointer) -> Bool {
+        let created = response.body.withUnsafeBytes { bytes in
+            MHD_create_response_from_buffer(
+                bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress), .RESPMEM_MUST_COPY)
+        }
+        guard let created else { return false }
+        defer { MHD_destroy_response(created) }
+        var headers = response.headers
+        if lock.held({ stopping }) {
+            // Tell keep-alive clients to reconnect elsewhere rather than reuse this connection.
+            headers["Connection"] = "close"
+        }
+        for field in headers {
+            // libmicrohttpd frames the body itself and owns these.
+            let name = field.name.lowercased()
+            if name == "content-length" || name == "transfer-encoding" { continue }
+            _ = MHD_add_response_header(created, field.name, field.value)
+        }
+        return MHD_queue_response(connection, UInt32(response.status.code), created) == .YES
+    }
+}
+
+// The C callbacks: they capture nothing, find the core through the context pointer, and
+// hand over at once.
+
+private let serverAccessCallback: wb_mhd_access_callback = {
+    context, connection, url, method, uploadData, uploadDataSize, requestState in
+    let core = Unmanaged<ServerCore>.fromOpaque(context!).takeUnretainedValue()
+    let keep = core.access(
+        connection: connection!, url: String(cString: url!), method: String(cString: method!),
+        uploadData: uploadData, uploadDataSize: uploadDataSize!, requestState: requestState!)
+    return keep ? 1 : 0
+}
+
+private let serverCompletedCallback: wb_mhd_completed_callback = { context, _, requestState, _ in
+    let core = Unmanaged<ServerCore>.fromOpaque(context!).takeUnretainedValue()
+    core.completed(requestState: requestState!)
+}
+
+private let serverLogCallback: wb_mhd_log_callback = { context, message in
+    let core = Unmanaged<ServerCore>.fromOpaque(context!).takeUnretainedValue()
+    core.logger.write("libmicrohttpd: \(String(cString: message!))")
+}
+
+extension NSLock {
+    /// Runs `body` holding the lock (Foundation's own `withLock` needs macOS 14).
+    fileprivate func held<Value>(_ body: () throws -> Value) rethrows -> Value {
+        lock()
+        defer { unlock() }
+        return try body()
+    }
+}

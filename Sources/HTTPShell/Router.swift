@@ -1,0 +1,161 @@
+import Foundation
+
+/// Values captured from a route pattern's `{name}` segments, already percent-decoded.
+///
+/// ```swift
+/// // pattern "/api/v1/links/{key}", request "/api/v1/links/summer%20sale"
+/// parameters["key"]                  // "summer sale"
+/// try parameters.require("key")      // "summer sale", or a 400 naming the parameter
+/// ```
+public struct RouteParameters: Equatable, Sendable {
+    public private(set) var values: [String: String]
+
+    public init(_ values: [String: String] = [:]) {
+        self.values = values
+    }
+
+    public subscript(name: String) -> String? { values[name] }
+
+    /// The value of `name`, or a 400 error naming it.
+    public func require(_ name: String) throws(HTTPError) -> String {
+        guard let value = values[name] else {
+            throw HTTPError(
+                .badRequest, code: "missing_parameter", message: "path parameter '\(name)' is required")
+        }
+        return value
+    }
+}
+
+/// A route pattern such as `/api/v1/links/{key}` or `/site/{path...}`.
+///
+/// Literal segments match exactly (case-sensitive, after percent-decoding), `{name}` matches
+/// one non-empty segment, and a final `{name...}` matches the rest of the path (at least one
+/// segment), joined with `/`.
+public struct RoutePattern: Hashable, Sendable, CustomStringConvertible {
+    enum Segment: Hashable, Sendable {
+        case literal(String)
+        case parameter(String)
+        case remainder(String)
+    }
+
+    let segments: [Segment]
+    public let description: String
+
+    public init(_ pattern: String) {
+        self.description = pattern
+        self.segments = Self.split(pattern).map { segment in
+            if segment.hasPrefix("{") && segment.hasSuffix("...}") {
+                return .remainder(String(segment.dropFirst().dropLast(4)))
+            }
+            if segment.hasPrefix("{") && segment.hasSuffix("}") {
+                return .parameter(String(segment.dropFirst().dropLast()))
+            }
+            return .literal(segment)
+        }
+    }
+
+    /// The captured parameters when `segments` (decoded path segments) match, else nil.
+    func match(_ pathSegments: [String]) -> RouteParameters? {
+        var captured: [String: String] = [:]
+        for (index, segment) in segments.enumerated() {
+            switch segment {
+            case .remainder(let name):
+                let rest = pathSegments.dropFirst(index)
+                guard !rest.isEmpty, rest.allSatisfy({ !$0.isEmpty }) else { return nil }
+                captured[name] = rest.joined(separator: "/")
+                return RouteParameters(captured)
+            case .literal(let text):
+                guard index < pathSegments.count, pathSegments[index] == text else { return nil }
+            case .parameter(let name):
+                guard index < pathSegments.count, !pathSegments[index].isEmpty else { return nil }
+                captured[name] = pathSegments[index]
+            }
+        }
+        return pathSegments.count == segments.count ? RouteParameters(captured) : nil
+    }
+
+    static func split(_ path: String) -> [String] {
+        var parts = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        if parts.first == "" { parts.removeFirst() }
+        return parts
+    }
+}
+
+/// Routes requests by method and path pattern to handlers, and is the error boundary of the
+/// shell: an ``HTTPError`` thrown by a handler becomes its JSON response, anything else is
+/// logged and becomes a generic 500.
+///
+/// A path that matches a route under another method answers 405 with an `Allow` header (a
+/// client calling `GET /api/v1/track/open` learns it must POST); `HEAD` falls back to the
+/// `GET` route (the server library then omits the body).
+///
+/// ```swift
+/// var router = Router()
+/// router.get("/api/v1/links/{key}") { request, parameters in
+///     try .json(["key": parameters.require("key")])
+/// }
+/// let response = await router.respond(to: HTTPRequest(method: .get, target: "/api/v1/links/abc"))
+/// ```
+public struct Router: HTTPResponder {
+    public typealias Handler = @Sendable (HTTPRequest, RouteParameters) async throws -> HTTPResponse
+
+    struct Route: Sendable {
+        var method: HTTPMethod
+        var pattern: RoutePattern
+        var handler: Handler
+    }
+
+    private var routes: [Route] = []
+    public var logger: HTTPLogger
+
+    public init(logger: HTTPLogger = .standardError) {
+        self.logger = logger
+    }
+
+    /// Adds a route. Routes are tried in the order they were added.
+    public mutating func on(_ method: HTTPMethod, _ pattern: String, handler: @escaping Handler) {
+        routes.append(Route(method: method, pattern: RoutePattern(pattern), handler: handler))
+    }
+
+    public mutating func get(_ pattern: String, handler: @escaping Handler) {
+        on(.get, pattern, handler: handler)
+    }
+
+    public mutating func post(_ pattern: String, handler: @escaping Handler) {
+        on(.post, pattern, handler: handler)
+    }
+
+    public func respond(to request: HTTPRequest) async -> HTTPResponse {
+        do {
+            return try await route(request)
+        } catch let error as HTTPError {
+            return error.response
+        } catch {
+            logger.write("error: \(request.method) \(request.path) failed: \(String(reflecting: error))")
+            return HTTPError.unexpected.response
+        }
+    }
+
+    private func route(_ request: HTTPRequest) async throws -> HTTPResponse {
+        var segments: [String] = []
+        for raw in RoutePattern.split(request.path) {
+            guard let decoded = raw.removingPercentEncoding else { throw HTTPError.invalidPath(request.path) }
+            segments.append(decoded)
+        }
+        var allowed: [HTTPMethod] = []
+        for wanted in request.method == .head ? [HTTPMethod.head, .get] : [request.method] {
+            for route in routes where route.method == wanted {
+                if let parameters = route.pattern.match(segments) {
+                    return try await route.handler(request, parameters)
+                }
+            }
+        }
+        for route in routes where !allowed.contains(route.method) && route.pattern.match(segments) != nil {
+            allowed.append(route.method)
+        }
+        if allowed.isEmpty {
+            throw HTTPError.notFound(path: request.path)
+        }
+        throw HTTPError.methodNotAllowed(request.method, allowed: allowed)
+    }
+}

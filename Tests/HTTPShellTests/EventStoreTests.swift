@@ -1,0 +1,181 @@
+import Foundation
+import Testing
+
+@testable import EventLog
+
+private func temporaryDatabase() -> String {
+    FileManager.default.temporaryDirectory.appendingPathComponent("events-\(UUID().uuidString).sqlite").path
+}
+
+private func removeDatabase(_ path: String) {
+    for suffix in ["", "-wal", "-shm"] {
+        try? FileManager.default.removeItem(atPath: path + suffix)
+    }
+}
+
+private let fixedDate = Date(timeIntervalSince1970: 1_790_000_000.123_9)
+
+@Suite("Event store")
+struct EventStoreTests {
+    @Test func inMemoryStoreReturnsNewestFirst() async throws {
+        let store = InMemoryEventStore()
+        let first = await store.append(NewEvent(type: "open", at: fixedDate, json: Data(#"{"n":1}"#.utf8)))
+        let second = await store.append(NewEvent(type: "lead", at: fixedDate, json: Data(#"{"n":2}"#.utf8)))
+        #expect(
+            first
+                == StoredEvent(
+                    id: 1, type: "open", at: Date(timeIntervalSince1970: 1_790_000_000.123),
+                    json: Data(#"{"n":1}"#.utf8)))
+        #expect(await store.recent(limit: 10) == [second, first])
+        #expect(await store.recent(limit: 1) == [second])
+    }
+
+    @Test(arguments: SQLiteEventStore.Durability.allCases)
+    func sqliteStoreRoundTripsWholeEvents(_ durability: SQLiteEventStore.Durability) async throws {
+        let path = temporaryDatabase()
+        defer { removeDatabase(path) }
+        let store = try SQLiteEventStore(path: path, durability: durability)
+        let first = try await store.append(
+            NewEvent(type: "open", at: fixedDate, json: Data(#"{"clickId":"a"}"#.utf8)))
+        let empty = try await store.append(NewEvent(type: "empty", at: fixedDate, json: Data()))
+        let third = try await store.append(NewEvent(type: "sale", at: fixedDate, json: Data([0x00, 0xFF])))
+        #expect(
+            first
+                == StoredEvent(
+                    id: 1, type: "open", at: Date(timeIntervalSince1970: 1_790_000_000.123),
+                    json: Data(#"{"clickId":"a"}"#.utf8)))
+        #expect(try await store.recent(limit: 10) == [third, empty, first])
+        #expect(try await store.recent(limit: 2) == [third, empty])
+        await store.close()
+    }
+
+    @Test func eventsSurviveClosingAndReopening() async throws {
+        let path = temporaryDatabase()
+        defer { removeDatabase(path) }
+        let store = try SQLiteEventStore(path: path)
+        let appended = try await store.append(NewEvent(type: "open", at: fixedDate, json: Data("{}".utf8)))
+        await store.close()
+        let reopened = try SQLiteEventStore(path: path)
+        #expect(try await reopened.recent(limit: 5) == [appended])
+        let next = try await reopened.append(NewEvent(type: "open", at: fixedDate, json: Data("{}".utf8)))
+        #expect(next.id == appended.id + 1)
+        await reopened.close()
+    }
+
+    @Test func closedStoreRefusesAppends() async throws {
+        let path = temporaryDatabase()
+        defer { removeDatabase(path) }
+        let store = try SQLiteEventStore(path: path)
+        await store.close()
+        await #expect(throws: SQLiteError(code: 21, message: "the event store is closed")) {
+            try await store.append(NewEvent(type: "open", at: fixedDate, json: Data("{}".utf8)))
+        }
+    }
+
+    @Test func logIsAppendOnly() async throws {
+        let path = temporaryDatabase()
+        defer { removeDatabase(path) }
+        let store = try SQLiteEventStore(path: path)
+        try await store.append(NewEvent(type: "open", at: fixedDate, json: Data("{}".utf8)))
+        await store.close()
+        let connection = try Connection(path: path)
+        defer { connection.close() }
+        #expect(throws: SQLiteError.self) { try connection.execute("UPDATE events SET type = 'x'") }
+        #expect(throws: SQLiteError.self) { try connection.execute("DELETE FROM events") }
+    }
+
+    @Test func concurrentAppendsAreAllStoredOnce() async throws {
+        let path = temporaryDatabase()
+        defer { removeDatabase(path) }
+        let store = try SQLiteEventStore(path: path, durability: .powerLoss)
+        let ids = try await withThrowingTaskGroup(of: [Int64].self) { group in
+            for task in 0..<16 {
+                group.addTask {
+                    var ids: [Int64] = []
+                    for index in 0..<125 {
+                        let json = Data(#"{"task":\#(task),"index":\#(index)}"#.utf8)
+                        ids.append(
+                            try await store.append(NewEvent(type: "open", at: fixedDate, json: json)).id)
+                    }
+                    return ids
+                }
+            }
+            return try await group.reduce(into: []) { $0 += $1 }
+        }
+        #expect(ids.count == 2000)
+        #expect(Set(ids) == Set(1...2000))
+        let stored = try await store.recent(limit: 5000)
+        #expect(stored.map(\.id) == Array((1...2000).reversed()))
+        #expect(store.commitCount <= 2000)
+        await store.close()
+    }
+}
+
+/// Runs the probe executable, kills it with SIGKILL after it acknowledged some appends, and
+/// checks that every acknowledged event is in the file. Bounded: at most 300 acknowledgements
+/// are waited for, and a watchdog kills the probe after 20 seconds whatever happens.
+@Suite("Event store durability")
+struct EventStoreCrashTests {
+    static var probeURL: URL? {
+        var folders: [URL] = []
+        if let executable = Bundle.main.executableURL {
+            folders.append(executable.deletingLastPathComponent())
+        }
+        folders.append(URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent())
+        // On Apple platforms tests run inside an .xctest bundle beside the products.
+        folders.append(Bundle.main.bundleURL.deletingLastPathComponent())
+        return folders.map { $0.appendingPathComponent("EventLogProbe") }
+            .first { FileManager.default.isExecutableFile(atPath: $0.path) }
+    }
+
+    @Test(arguments: SQLiteEventStore.Durability.allCases)
+    func everyAcknowledgedAppendSurvivesKill9(_ durability: SQLiteEventStore.Durability) async throws {
+        let probe = try #require(Self.probeURL, "EventLogProbe must be built beside the tests")
+        let path = temporaryDatabase()
+        defer { removeDatabase(path) }
+
+        let process = Process()
+        process.executableURL = probe
+        process.arguments = ["append", path, durability.rawValue, "8", "100000"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let pid = process.processIdentifier
+        let watchdog = DispatchWorkItem { kill(pid, SIGKILL) }
+        DispatchQueue.global().asyncAfter(deadline: .now() + 20, execute: watchdog)
+
+        var buffer = Data()
+        var acknowledged: [Int64] = []
+        let reader = output.fileHandleForReading
+        func takeCompleteLines() {
+            while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+                let line = String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self)
+                buffer.removeSubrange(buffer.startIndex...newline)
+                if line.hasPrefix("ack "), let id = Int64(line.dropFirst(4)) {
+                    acknowledged.append(id)
+                }
+            }
+        }
+        while acknowledged.count < 300 {
+            let chunk = reader.availableData
+            if chunk.isEmpty { break }
+            buffer.append(chunk)
+            takeCompleteLines()
+        }
+        kill(pid, SIGKILL)
+        process.waitUntilExit()
+        watchdog.cancel()
+        // Lines written before the kill are acknowledgements too.
+        buffer.append(reader.readDataToEndOfFile())
+        takeCompleteLines()
+
+        #expect(process.terminationReason == .uncaughtSignal)
+        #expect(acknowledged.count >= 300)
+        let reopened = try SQLiteEventStore(path: path, durability: durability)
+        let stored = Set(try await reopened.recent(limit: 1_000_000).map(\.id))
+        await reopened.close()
+        let lost = acknowledged.filter { !stored.contains($0) }
+        #expect(lost.isEmpty, "acknowledged but missing after kill -9: \(lost.prefix(10))")
+    }
+}

@@ -1,0 +1,202 @@
+import Foundation
+import HTTPShell
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Starts `responder` on 127.0.0.1 and a free port, runs `body`, and always stops the server.
+func withLoopbackServer<Result>(
+    _ responder: any HTTPResponder,
+    configuration: HTTPServer.Configuration = quietConfiguration(),
+    _ body: (HTTPServer, Int) async throws -> Result
+) async throws -> Result {
+    let server = HTTPServer(responder: responder, configuration: configuration)
+    let port = try server.start(host: "127.0.0.1", port: 0)
+    do {
+        let result = try await body(server, port)
+        await server.stop(gracePeriod: .seconds(2))
+        return result
+    } catch {
+        await server.stop(gracePeriod: .seconds(2))
+        throw error
+    }
+}
+
+func quietConfiguration() -> HTTPServer.Configuration {
+    var configuration = HTTPServer.Configuration()
+    configuration.logger = .silent
+    return configuration
+}
+
+/// A URLSession that never caches, never keeps cookies, and gives up after a few seconds.
+func makeSession() -> URLSession {
+    let configuration = URLSessionConfiguration.ephemeral
+    configuration.timeoutIntervalForRequest = 5
+    configuration.timeoutIntervalForResource = 10
+    configuration.urlCache = nil
+    return URLSession(configuration: configuration)
+}
+
+/// Sends `request` to the loopback server and returns status, headers and body.
+func send(_ request: HTTPRequest, port: Int, session: URLSession) async throws -> HTTPResponse {
+    var urlRequest = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(request.target)")!)
+    urlRequest.httpMethod = request.method.rawValue
+    for field in request.headers {
+        urlRequest.addValue(field.value, forHTTPHeaderField: field.name)
+    }
+    if !request.body.isEmpty {
+        urlRequest.httpBody = request.body
+    }
+    let (data, response) = try await session.data(for: urlRequest)
+    let http = try #require(response as? HTTPURLResponse)
+    var headers = HTTPHeaders()
+    for (name, value) in http.allHeaderFields {
+        headers.add(name: "\(name)", value: "\(value)")
+    }
+    return HTTPResponse(status: HTTPStatus(http.statusCode), headers: headers, body: data)
+}
+
+extension HTTPRequest {
+    /// The path and query again, for sending.
+    var target: String {
+        guard !query.isEmpty else { return path }
+        let encoded = query.map { item in
+            let name = item.name.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? item.name
+            guard let value = item.value else { return name }
+            return name + "=" + (value.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? value)
+        }
+        return path + "?" + encoded.joined(separator: "&")
+    }
+}
+
+/// A blocking TCP client on raw sockets, for what URLSession will not do: send half a request,
+/// hold many connections, or read exactly what the server wrote.
+final class RawClient {
+    enum ReadEnd: Equatable {
+        case closedByServer
+        case timedOut
+    }
+
+    let socketDescriptor: Int32
+
+    init(port: Int, receiveTimeoutSeconds: Int = 5) throws {
+        #if canImport(Glibc)
+            socketDescriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+            socketDescriptor = socket(AF_INET, SOCK_STREAM, 0)
+        #endif
+        guard socketDescriptor >= 0 else { throw POSIXError(.EMFILE) }
+        var timeout = timeval(tv_sec: receiveTimeoutSeconds, tv_usec: 0)
+        setsockopt(socketDescriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port)).bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let status = withUnsafePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(socketDescriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard status == 0 else {
+            let code = errno
+            close(socketDescriptor)
+            throw POSIXError(POSIXErrorCode(rawValue: code) ?? .ECONNREFUSED)
+        }
+    }
+
+    deinit {
+        close(socketDescriptor)
+    }
+
+    /// Writes all of `bytes`; false if the server closed the connection.
+    @discardableResult
+    func send(_ bytes: Data) -> Bool {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes { buffer in
+                #if canImport(Glibc)
+                    Glibc.send(
+                        socketDescriptor, buffer.baseAddress! + offset, buffer.count - offset,
+                        Int32(MSG_NOSIGNAL))
+                #else
+                    Darwin.send(socketDescriptor, buffer.baseAddress! + offset, buffer.count - offset, 0)
+                #endif
+            }
+            if written <= 0 { return false }
+            offset += written
+        }
+        return true
+    }
+
+    @discardableResult
+    func send(_ text: String) -> Bool {
+        send(Data(text.utf8))
+    }
+
+    /// Reads until the server closes the connection or nothing arrives for the receive timeout.
+    func readUntilClosed(maxBytes: Int = 1 << 20) -> (text: String, end: ReadEnd) {
+        var received = Data()
+        var buffer = [UInt8](repeating: 0, count: 16_384)
+        while received.count < maxBytes {
+            let count = recv(socketDescriptor, &buffer, buffer.count, 0)
+            if count > 0 {
+                received.append(contentsOf: buffer[0..<count])
+            } else if count == 0 || errno == ECONNRESET {
+                return (String(decoding: received, as: UTF8.self), .closedByServer)
+            } else {
+                return (String(decoding: received, as: UTF8.self), .timedOut)
+            }
+        }
+        return (String(decoding: received, as: UTF8.self), .timedOut)
+    }
+}
+
+/// The status code of a raw HTTP/1.1 response ("HTTP/1.1 413 Payload Too Large" → 413).
+func statusCode(ofRawResponse text: String) -> Int? {
+    let parts = text.split(separator: " ", maxSplits: 2)
+    guard parts.count >= 2, parts[0].hasPrefix("HTTP/") else { return nil }
+    return Int(parts[1])
+}
+
+/// The body of a raw HTTP/1.1 response with a Content-Length.
+func body(ofRawResponse text: String) -> String {
+    guard let range = text.range(of: "\r\n\r\n") else { return "" }
+    return String(text[range.upperBound...])
+}
+
+/// Polls `condition` every few milliseconds until it holds or `timeout` passes.
+func eventually(timeout: Duration = .seconds(5), _ condition: () async -> Bool) async -> Bool {
+    let clock = ContinuousClock()
+    let deadline = clock.now.advanced(by: timeout)
+    while clock.now < deadline {
+        if await condition() { return true }
+        try? await Task.sleep(for: .milliseconds(10))
+    }
+    return await condition()
+}
+
+/// Lets a test hold a handler inside its request until the test opens the gate.
+actor Gate {
+    private var isOpen = false
+    private var waiters: [CheckedContinuation<Void, Never>] = []
+    private(set) var entered = 0
+
+    func pass() async {
+        entered += 1
+        if isOpen { return }
+        await withCheckedContinuation { waiters.append($0) }
+    }
+
+    func open() {
+        isOpen = true
+        for waiter in waiters { waiter.resume() }
+        waiters.removeAll()
+    }
+}
