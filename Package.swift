@@ -53,6 +53,10 @@ let package = Package(
         // Appends and acknowledges events until killed: the event log's crash test runs it.
         .executableTarget(name: "EventLogProbe", dependencies: ["EventLog"]),
 
+        // MARK: Server targets (the attribution service and the mock server)
+
+        // MARK: SDK targets (the client SDK and its Apple-only UI)
+
         .executableTarget(
             name: "workbook",
             dependencies: ["LiterateCLI", "CommandLineKit", "Literate", "DeepLinkCore"]
@@ -61,10 +65,14 @@ let package = Package(
         .testTarget(name: "LiterateTests", dependencies: ["Literate"]),
         .testTarget(name: "DeepLinkCoreTests", dependencies: ["DeepLinkCore"]),
         .testTarget(name: "HTTPShellTests", dependencies: ["HTTPShell", "EventLog", "EventLogProbe"]),
+        // MARK: Server test targets
+
+        // MARK: SDK test targets
+
         // Runs the built executables as a user would; needs them built first.
         .testTarget(
             name: "WorkbookCLITests",
-            dependencies: ["workbook", "literate"],
+            dependencies: ["workbook", "literate", "HTTPShell"],
             exclude: ["Fixtures"]
         ),
     ],
