@@ -62,7 +62,7 @@ let package = Package(
             dependencies: ["LiterateCLI", "CommandLineKit", "Literate", "DeepLinkCore"]
         ),
 
-        .testTarget(name: "LiterateTests", dependencies: ["Literate"]),
+        .testTarget(name: "LiterateTests", dependencies: ["Literate"], exclude: ["Fixtures"]),
         .testTarget(name: "DeepLinkCoreTests", dependencies: ["DeepLinkCore"]),
         .testTarget(name: "HTTPShellTests", dependencies: ["HTTPShell", "EventLog", "EventLogProbe"]),
         // MARK: Server test targets

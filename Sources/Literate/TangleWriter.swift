@@ -81,24 +81,46 @@ public enum TangleWriter {
             do {
                 try fileManager.createDirectory(
                     at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-                let temporary = url.deletingLastPathComponent()
-                    .appendingPathComponent(".\(url.lastPathComponent).tangle-\(getpid())")
-                try Data(content.utf8).write(to: temporary)
-                if rename(temporary.path, url.path) != 0 {
-                    let reason = String(cString: strerror(errno))
-                    try? fileManager.removeItem(at: temporary)
-                    throw Diagnostic.error(.writeFailed(path: path, reason: reason), at: nil)
-                }
-            } catch let diagnostic as Diagnostic {
-                throw diagnostic
             } catch {
                 throw .error(.writeFailed(path: path, reason: error.localizedDescription), at: nil)
+            }
+            if let reason = writeAtomically(content, to: url) {
+                throw .error(.writeFailed(path: path, reason: reason), at: nil)
             }
         }
     }
 
+    /// Writes `content` to a temporary file beside `url` and renames it over `url`, so a reader
+    /// never sees half a file. No fsync: generated files can always be generated again.
+    /// Returns the reason on failure.
+    static func writeAtomically(_ content: String, to url: URL) -> String? {
+        let temporary = url.deletingLastPathComponent()
+            .appendingPathComponent(".\(url.lastPathComponent).tangle-\(getpid())").path
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        guard descriptor >= 0 else { return String(cString: strerror(errno)) }
+        var failure: String?
+        var bytes = content
+        bytes.withUTF8 { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let written = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    failure = String(cString: strerror(errno))
+                    return
+                }
+                offset += written
+            }
+        }
+        if close(descriptor) != 0, failure == nil { failure = String(cString: strerror(errno)) }
+        if failure == nil, rename(temporary, url.path) != 0 { failure = String(cString: strerror(errno)) }
+        if failure != nil { unlink(temporary) }
+        return failure
+    }
+
     /// Paths (relative to `root`) of the files below it that carry a tangle header. Skips hidden
-    /// folders (`.git`, `.build`) and dependency folders.
+    /// folders (`.git`, `.build`), dependency folders, and nested books (a folder holding its own
+    /// `chapters/`, such as a test fixture): their generated files belong to them.
     public static func generatedFiles(under root: URL) -> [String] {
         let fileManager = FileManager.default
         let rootPath = root.standardizedFileURL.path
@@ -112,6 +134,16 @@ public enum TangleWriter {
             let name = url.lastPathComponent
             if name == "node_modules" || name == "Packages" {
                 enumerator.skipDescendants()
+                continue
+            }
+            if (try? url.resourceValues(forKeys: [.isDirectoryKey]).isDirectory) == true {
+                var isDirectory: ObjCBool = false
+                if fileManager.fileExists(
+                    atPath: url.appendingPathComponent("chapters").path, isDirectory: &isDirectory),
+                    isDirectory.boolValue
+                {
+                    enumerator.skipDescendants()
+                }
                 continue
             }
             guard CommentSyntax(path: name) != nil,

@@ -35,54 +35,83 @@ public struct TangleResult: Sendable {
 public enum Tangler {
     public static func tangle(_ book: Book) -> TangleResult {
         let (blocks, collectDiagnostics) = CodeBlockCollector.collect(book)
-        var expander = Expander(graph: ChunkGraph(blocks: blocks), blocks: blocks)
+        let graph = ChunkGraph(blocks: blocks)
+        let blockIndex = Expander.index(blocks)
+        // Files are independent: expand and render them on all cores.
+        let outcomes = ConcurrentMap.map(graph.files.map { FileJob(path: $0.path, blocks: $0.blocks) }) {
+            job in
+            tangleFile(job, graph: graph, blockIndex: blockIndex, root: book.root)
+        }
         var files: [TangledFile] = []
         var diagnostics = collectDiagnostics
-        for (path, fileBlocks) in expander.graph.files {
-            let location = fileBlocks[0].location
-            if let problem = FileTarget.problem(path, root: book.root) {
-                diagnostics.append(.error(problem, at: location))
-                continue
-            }
-            guard let comment = CommentSyntax(path: path) else {
-                diagnostics.append(.error(.fileTargetNotSupported(path: path), at: location))
-                continue
-            }
-            let languages = fileBlocks.compactMap { $0.attributes.language }
-            if let first = languages.first, let other = languages.first(where: { $0 != first }) {
-                let block = fileBlocks.first { $0.attributes.language == other } ?? fileBlocks[0]
-                diagnostics.append(
-                    .error(.conflictingLanguages(path: path, first: first, other: other), at: block.location))
-                continue
-            }
-            let lines = expander.expandFile(path: path, blocks: fileBlocks)
-            let isSwift = path.hasSuffix(".swift")
-            var renderer = Renderer(comment: comment, isSwift: isSwift)
-            renderer.render(lines)
-            diagnostics += renderer.diagnostics
-            var chapters: [String] = []
-            for line in lines {
-                if case .code(_, let origin) = line, !chapters.contains(origin.path) {
-                    chapters.append(origin.path)
-                }
-            }
-            let header = GeneratedFileHeader(
-                comment: comment, chapters: chapters, bodyHash: GeneratedFileHeader.hash(renderer.body))
-            let headerLines = header.text.split(separator: "\n", omittingEmptySubsequences: false).count - 1
-            files.append(
-                TangledFile(
-                    path: path, chapters: chapters, content: header.text + renderer.body,
-                    lineMap: Array(repeating: nil, count: headerLines) + renderer.lineMap))
+        var usedChunks: Set<String> = []
+        var blockTargets: [Int: Set<String>] = [:]
+        for outcome in outcomes {
+            if let file = outcome.file { files.append(file) }
+            diagnostics += outcome.diagnostics
+            usedChunks.formUnion(outcome.usedChunks)
+            blockTargets.merge(outcome.blockTargets) { $0.union($1) }
         }
-        diagnostics += expander.diagnostics
-        for (name, chunkBlocks) in expander.graph.chunks.sorted(by: { $0.key < $1.key })
-        where !expander.usedChunks.contains(name) {
+        for (name, chunkBlocks) in graph.chunks.sorted(by: { $0.key < $1.key })
+        where !usedChunks.contains(name) {
             if let first = chunkBlocks.first, first.attributes.file == nil {
                 diagnostics.append(.warning(.unusedChunk(name: name), at: first.location))
             }
         }
         return TangleResult(
-            files: files, blocks: blocks, diagnostics: Self.unique(diagnostics),
+            files: files, blocks: blocks, diagnostics: Self.unique(diagnostics), blockTargets: blockTargets)
+    }
+
+    private struct FileJob: Sendable {
+        var path: String
+        var blocks: [CodeBlock]
+    }
+
+    private struct FileOutcome: Sendable {
+        var file: TangledFile?
+        var diagnostics: [Diagnostic] = []
+        var usedChunks: Set<String> = []
+        var blockTargets: [Int: Set<String>] = [:]
+    }
+
+    private static func tangleFile(
+        _ job: FileJob, graph: ChunkGraph, blockIndex: [SourceLocation: Int], root: URL
+    ) -> FileOutcome {
+        let (path, fileBlocks) = (job.path, job.blocks)
+        let location = fileBlocks[0].location
+        if let problem = FileTarget.problem(path, root: root) {
+            return FileOutcome(diagnostics: [.error(problem, at: location)])
+        }
+        guard let comment = CommentSyntax(path: path) else {
+            return FileOutcome(diagnostics: [.error(.fileTargetNotSupported(path: path), at: location)])
+        }
+        let languages = fileBlocks.compactMap { $0.attributes.language }
+        if let first = languages.first, let other = languages.first(where: { $0 != first }) {
+            let block = fileBlocks.first { $0.attributes.language == other } ?? fileBlocks[0]
+            return FileOutcome(
+                diagnostics: [
+                    .error(.conflictingLanguages(path: path, first: first, other: other), at: block.location)
+                ])
+        }
+        var expander = Expander(graph: graph, blockIndex: blockIndex)
+        let lines = expander.expandFile(path: path, blocks: fileBlocks)
+        var renderer = Renderer(comment: comment, isSwift: path.hasSuffix(".swift"))
+        renderer.render(lines)
+        var chapters: [String] = []
+        for line in lines {
+            if case .code(_, let origin) = line, chapters.last != origin.path, !chapters.contains(origin.path)
+            {
+                chapters.append(origin.path)
+            }
+        }
+        let header = GeneratedFileHeader(
+            comment: comment, chapters: chapters, bodyHash: GeneratedFileHeader.hash(renderer.body))
+        let headerLines = header.text.utf8.reduce(0) { $1 == UInt8(ascii: "\n") ? $0 + 1 : $0 }
+        let file = TangledFile(
+            path: path, chapters: chapters, content: header.text + renderer.body,
+            lineMap: Array(repeating: nil, count: headerLines) + renderer.lineMap)
+        return FileOutcome(
+            file: file, diagnostics: expander.diagnostics, usedChunks: expander.usedChunks,
             blockTargets: expander.blockTargets)
     }
 
@@ -125,11 +154,16 @@ struct Expander {
     private(set) var blockTargets: [Int: Set<String>] = [:]
     private let blockIndex: [SourceLocation: Int]
 
-    init(graph: ChunkGraph, blocks: [CodeBlock]) {
+    init(graph: ChunkGraph, blockIndex: [SourceLocation: Int]) {
         self.graph = graph
+        self.blockIndex = blockIndex
+    }
+
+    /// Each block's index in book order, by its position.
+    static func index(_ blocks: [CodeBlock]) -> [SourceLocation: Int] {
         var index: [SourceLocation: Int] = [:]
         for (offset, block) in blocks.enumerated() { index[block.location] = offset }
-        self.blockIndex = index
+        return index
     }
 
     mutating func expandFile(path: String, blocks: [CodeBlock]) -> [ExpandedLine] {
@@ -189,7 +223,6 @@ struct Renderer {
     let isSwift: Bool
     private(set) var body = ""
     private(set) var lineMap: [SourceLocation?] = []
-    private(set) var diagnostics: [Diagnostic] = []
     private var layout = SwiftLayout()
     /// The chapter line the compiler would assign to the next physical line, once a directive
     /// has been written.

@@ -129,3 +129,16 @@ struct TangleWriterTests {
             "--- /dev/null\n+++ b/x\n@@ -0,0 +1,2 @@\n+a\n+b\n")
     }
 }
+
+struct NestedBookTests {
+    @Test func generatedFilesOfANestedBookAreNotOrphans() throws {
+        let book = try TestBook(["01-a.md": TangleWriterTests.chapter])
+        try book.write("Tests/Fixtures/inner/chapters/01-x.md", "# Inner\n")
+        try book.write(
+            "Tests/Fixtures/inner/expected/X.swift",
+            GeneratedFileHeader.file(comment: .slashes, chapters: ["chapters/01-x.md"], body: "let x = 1\n"))
+        try book.tangleAndWrite()
+        #expect(TangleWriter.generatedFiles(under: book.root) == ["Sources/M/A.swift"])
+        #expect(book.read("Tests/Fixtures/inner/expected/X.swift") != nil)
+    }
+}
