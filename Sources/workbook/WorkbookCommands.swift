@@ -5,6 +5,12 @@ import LiterateCLI
 /// The dispatch table of `workbook`: one entry per subcommand.
 enum WorkbookCommands {
     static var all: [Command] {
-        [tangleCommand, checkCommand(checkers: SnippetCheckers.all), lintCommand]
+        [
+            tangleCommand, checkCommand(checkers: SnippetCheckers.all), lintCommand,
+            aasaCommand,
+            assetLinksCommand,
+            appLinksCommand,
+            doctorCommand,
+        ]
     }
 }

@@ -134,43 +134,47 @@ struct EventStoreCrashTests {
         let path = temporaryDatabase()
         defer { removeDatabase(path) }
 
-        let process = Process()
-        process.executableURL = probe
-        process.arguments = ["append", path, durability.rawValue, "8", "100000"]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let pid = process.processIdentifier
-        let watchdog = DispatchWorkItem { kill(pid, SIGKILL) }
-        DispatchQueue.global().asyncAfter(deadline: .now() + 20, execute: watchdog)
+        let (acknowledged, reason) = try await offThePool {
+            () throws -> ([Int64], Process.TerminationReason) in
+            let process = Process()
+            process.executableURL = probe
+            process.arguments = ["append", path, durability.rawValue, "8", "100000"]
+            let output = Pipe()
+            process.standardOutput = output
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            let pid = process.processIdentifier
+            let watchdog = DispatchWorkItem { kill(pid, SIGKILL) }
+            DispatchQueue.global().asyncAfter(deadline: .now() + 20, execute: watchdog)
 
-        var buffer = Data()
-        var acknowledged: [Int64] = []
-        let reader = output.fileHandleForReading
-        func takeCompleteLines() {
-            while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
-                let line = String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self)
-                buffer.removeSubrange(buffer.startIndex...newline)
-                if line.hasPrefix("ack "), let id = Int64(line.dropFirst(4)) {
-                    acknowledged.append(id)
+            var buffer = Data()
+            var acknowledged: [Int64] = []
+            let reader = output.fileHandleForReading
+            func takeCompleteLines() {
+                while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+                    let line = String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self)
+                    buffer.removeSubrange(buffer.startIndex...newline)
+                    if line.hasPrefix("ack "), let id = Int64(line.dropFirst(4)) {
+                        acknowledged.append(id)
+                    }
                 }
             }
-        }
-        while acknowledged.count < 300 {
-            let chunk = reader.availableData
-            if chunk.isEmpty { break }
-            buffer.append(chunk)
+            while acknowledged.count < 300 {
+                let chunk = reader.availableData
+                if chunk.isEmpty { break }
+                buffer.append(chunk)
+                takeCompleteLines()
+            }
+            kill(pid, SIGKILL)
+            process.waitUntilExit()
+            watchdog.cancel()
+            // Lines written before the kill are acknowledgements too.
+            buffer.append(reader.readDataToEndOfFile())
             takeCompleteLines()
+            return (acknowledged, process.terminationReason)
         }
-        kill(pid, SIGKILL)
-        process.waitUntilExit()
-        watchdog.cancel()
-        // Lines written before the kill are acknowledgements too.
-        buffer.append(reader.readDataToEndOfFile())
-        takeCompleteLines()
 
-        #expect(process.terminationReason == .uncaughtSignal)
+        #expect(reason == .uncaughtSignal)
         #expect(acknowledged.count >= 300)
         let reopened = try SQLiteEventStore(path: path, durability: durability)
         let stored = Set(try await reopened.recent(limit: 1_000_000).map(\.id))

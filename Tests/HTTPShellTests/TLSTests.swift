@@ -50,19 +50,23 @@ struct TLSTests {
         var configuration = quietConfiguration()
         configuration.tls = HTTPServer.TLSFiles(certificatePath: certificate.path, privateKeyPath: key.path)
         try await withLoopbackServer(DemoApp.make(), configuration: configuration) { _, port in
-            let curl = Process()
-            curl.executableURL = URL(fileURLWithPath: try #require(curlPath))
-            curl.arguments = [
-                "--silent", "--show-error", "--max-time", "5", "--cacert", certificate.path,
-                "https://127.0.0.1:\(port)/health",
-            ]
-            let output = Pipe()
-            curl.standardOutput = output
-            curl.standardError = FileHandle.nullDevice
-            try curl.run()
-            let body = output.fileHandleForReading.readDataToEndOfFile()
-            curl.waitUntilExit()
-            #expect(curl.terminationStatus == 0)
+            let curlExecutable = try #require(curlPath)
+            let (status, body) = try await offThePool { () throws -> (Int32, Data) in
+                let curl = Process()
+                curl.executableURL = URL(fileURLWithPath: curlExecutable)
+                curl.arguments = [
+                    "--silent", "--show-error", "--max-time", "5", "--cacert", certificate.path,
+                    "https://127.0.0.1:\(port)/health",
+                ]
+                let output = Pipe()
+                curl.standardOutput = output
+                curl.standardError = FileHandle.nullDevice
+                try curl.run()
+                let body = output.fileHandleForReading.readDataToEndOfFile()
+                curl.waitUntilExit()
+                return (curl.terminationStatus, body)
+            }
+            #expect(status == 0)
             #expect(String(decoding: body, as: UTF8.self) == #"{"status":"ok"}"#)
         }
     }

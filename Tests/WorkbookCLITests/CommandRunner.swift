@@ -21,24 +21,41 @@ enum CommandRunner {
         #endif
     }
 
+    /// Runs one of the package's executables and waits for it.
+    ///
+    /// Waiting for a process blocks a thread, so it happens on a serial Dispatch queue, never on
+    /// the few cooperative threads that every suite shares (loopback servers' handlers run
+    /// there); one run at a time also keeps a 2-core machine from drowning in processes.
     static func run(
         _ tool: String, _ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:]
-    ) throws -> Output {
-        let process = Process()
-        process.executableURL = productsDirectory.appendingPathComponent(tool)
-        try run(process, arguments: arguments, in: directory, environment: environment)
-        return try collect(process)
+    ) async throws -> Output {
+        try await offPool {
+            let process = Process()
+            process.executableURL = productsDirectory.appendingPathComponent(tool)
+            try start(process, arguments: arguments, in: directory, environment: environment)
+            return try collect(process)
+        }
     }
 
-    /// Runs any executable found on PATH.
-    static func system(_ tool: String, _ arguments: [String], in directory: URL? = nil) throws -> Output {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        try run(process, arguments: [tool] + arguments, in: directory, environment: [:])
-        return try collect(process)
+    /// Runs any executable found on PATH, the same way.
+    static func system(_ tool: String, _ arguments: [String], in directory: URL? = nil) async throws -> Output {
+        try await offPool {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            try start(process, arguments: [tool] + arguments, in: directory, environment: [:])
+            return try collect(process)
+        }
     }
 
-    private static func run(
+    private static let queue = DispatchQueue(label: "workbook-cli-test-runs")
+
+    private static func offPool(_ body: @escaping @Sendable () throws -> Output) async throws -> Output {
+        try await withCheckedThrowingContinuation { continuation in
+            queue.async { continuation.resume(with: Result { try body() }) }
+        }
+    }
+
+    private static func start(
         _ process: Process, arguments: [String], in directory: URL?, environment: [String: String]
     ) throws {
         process.arguments = process.arguments.map { $0 + arguments } ?? arguments

@@ -2,16 +2,16 @@ import Foundation
 import Testing
 
 struct HelpAndUsageTests {
-    @Test func versionNamesTheTool() throws {
-        let output = try CommandRunner.run("workbook", ["--version"])
+    @Test func versionNamesTheTool() async throws {
+        let output = try await CommandRunner.run("workbook", ["--version"])
         #expect(output.status == 0)
         #expect(output.stdout == "workbook 0.1.0\n")
     }
 
-    @Test func helpFlagsAndHelpCommandPrintTheSameText() throws {
-        let dashH = try CommandRunner.run("workbook", ["tangle", "-h"])
-        let long = try CommandRunner.run("workbook", ["tangle", "--help"])
-        let command = try CommandRunner.run("workbook", ["help", "tangle"])
+    @Test func helpFlagsAndHelpCommandPrintTheSameText() async throws {
+        let dashH = try await CommandRunner.run("workbook", ["tangle", "-h"])
+        let long = try await CommandRunner.run("workbook", ["tangle", "--help"])
+        let command = try await CommandRunner.run("workbook", ["help", "tangle"])
         #expect(dashH.status == 0)
         #expect(dashH.stdout == long.stdout)
         #expect(long.stdout == command.stdout)
@@ -36,8 +36,8 @@ struct HelpAndUsageTests {
                 """)
     }
 
-    @Test func theRootHelpListsTheSubcommands() throws {
-        let output = try CommandRunner.run("workbook", ["--help"])
+    @Test func theRootHelpListsTheSubcommands() async throws {
+        let output = try await CommandRunner.run("workbook", ["--help"])
         #expect(output.status == 0)
         #expect(output.stdout.hasPrefix("OVERVIEW: Deep Link Workbook"))
         #expect(output.stdout.contains("SUBCOMMANDS:\n  tangle"))
@@ -45,8 +45,8 @@ struct HelpAndUsageTests {
         #expect(output.stdout.contains("\n  lint "))
     }
 
-    @Test func anUnknownOptionIsAUsageError() throws {
-        let output = try CommandRunner.run("workbook", ["tangle", "--chek"])
+    @Test func anUnknownOptionIsAUsageError() async throws {
+        let output = try await CommandRunner.run("workbook", ["tangle", "--chek"])
         #expect(output.status == 64)
         #expect(
             output.stderr == """
@@ -60,14 +60,14 @@ struct HelpAndUsageTests {
                 """)
     }
 
-    @Test func anUnknownCommandIsAUsageError() throws {
-        let output = try CommandRunner.run("workbook", ["tangel"])
+    @Test func anUnknownCommandIsAUsageError() async throws {
+        let output = try await CommandRunner.run("workbook", ["tangel"])
         #expect(output.status == 64)
         #expect(output.stderr.hasPrefix("error: unknown command 'tangel'\n"))
     }
 
-    @Test func aMissingOptionValueIsAUsageError() throws {
-        let output = try CommandRunner.run("workbook", ["check", "--book"])
+    @Test func aMissingOptionValueIsAUsageError() async throws {
+        let output = try await CommandRunner.run("workbook", ["check", "--book"])
         #expect(output.status == 64)
         #expect(output.stderr.hasPrefix("error: option '--book' needs a value (DIR)\n"))
     }

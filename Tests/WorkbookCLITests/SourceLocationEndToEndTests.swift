@@ -4,12 +4,12 @@ import Testing
 /// The promise of `#sourceLocation`: the compiler names the chapter line, not the generated one.
 struct SourceLocationEndToEndTests {
     @Test(.timeLimit(.minutes(5)))
-    func aTypeErrorInATangledChunkIsReportedAtItsChapterLine() throws {
+    func aTypeErrorInATangledChunkIsReportedAtItsChapterLine() async throws {
         let folder = try TemporaryFolder()
         try folder.copyFixture("broken-book")
-        let tangle = try CommandRunner.run("literate", ["tangle"], in: folder.url)
+        let tangle = try await CommandRunner.run("literate", ["tangle"], in: folder.url)
         #expect(tangle.status == 0, "\(tangle.stderr)")
-        let build = try CommandRunner.system("swift", ["build"], in: folder.url)
+        let build = try await CommandRunner.system("swift", ["build"], in: folder.url)
         #expect(build.status != 0, "the fixture must not compile")
         let output = build.stdout + build.stderr
         // The line is the chapter's; the column counts the four spaces the reference adds inside

@@ -26,25 +26,25 @@ struct TangleCommandTests {
         ```
         """
 
-    @Test func tangleWritesTheFilesAndCheckFindsThemInSync() throws {
+    @Test func tangleWritesTheFilesAndCheckFindsThemInSync() async throws {
         let folder = try TemporaryFolder()
         try folder.write("chapters/01-demo.md", Self.chapter)
-        let tangle = try CommandRunner.run("workbook", ["tangle", "--book", folder.url.path])
+        let tangle = try await CommandRunner.run("workbook", ["tangle", "--book", folder.url.path])
         #expect(tangle.status == 0, "\(tangle.stderr)")
         #expect(
             tangle.stdout == "created Sources/Demo/Demo.swift\ntangle: 1 files from the book, 1 changed\n")
-        let check = try CommandRunner.run("workbook", ["tangle", "--check"], in: folder.url)
+        let check = try await CommandRunner.run("workbook", ["tangle", "--check"], in: folder.url)
         #expect(check.status == 0)
         #expect(check.stdout == "tangle: 1 files in sync with the book\n")
     }
 
-    @Test func checkPrintsADiffAndFailsWhenTheBookChanged() throws {
+    @Test func checkPrintsADiffAndFailsWhenTheBookChanged() async throws {
         let folder = try TemporaryFolder()
         try folder.write("chapters/01-demo.md", Self.chapter)
-        _ = try CommandRunner.run("workbook", ["tangle"], in: folder.url)
+        _ = try await CommandRunner.run("workbook", ["tangle"], in: folder.url)
         try folder.write(
             "chapters/01-demo.md", Self.chapter.replacingOccurrences(of: "count = 0", with: "count = 1"))
-        let check = try CommandRunner.run("workbook", ["tangle", "--check"], in: folder.url)
+        let check = try await CommandRunner.run("workbook", ["tangle", "--check"], in: folder.url)
         #expect(check.status == 1)
         #expect(check.stdout.contains("--- a/Sources/Demo/Demo.swift\n+++ b/Sources/Demo/Demo.swift\n"))
         #expect(check.stdout.contains("-    public var count = 0\n+    public var count = 1\n"))
@@ -56,29 +56,29 @@ struct TangleCommandTests {
             folder.read("Sources/Demo/Demo.swift")?.contains("count = 0") == true, "--check writes nothing")
     }
 
-    @Test func tangleRefusesToOverwriteAHandEdit() throws {
+    @Test func tangleRefusesToOverwriteAHandEdit() async throws {
         let folder = try TemporaryFolder()
         try folder.write("chapters/01-demo.md", Self.chapter)
-        _ = try CommandRunner.run("workbook", ["tangle"], in: folder.url)
+        _ = try await CommandRunner.run("workbook", ["tangle"], in: folder.url)
         let edited = try #require(folder.read("Sources/Demo/Demo.swift")) + "// my fix\n"
         try folder.write("Sources/Demo/Demo.swift", edited)
         try folder.write(
             "chapters/01-demo.md", Self.chapter.replacingOccurrences(of: "count = 0", with: "count = 2"))
-        let tangle = try CommandRunner.run("workbook", ["tangle"], in: folder.url)
+        let tangle = try await CommandRunner.run("workbook", ["tangle"], in: folder.url)
         #expect(tangle.status == 1)
         #expect(tangle.stderr.contains("'Sources/Demo/Demo.swift' was edited by hand"))
         #expect(folder.read("Sources/Demo/Demo.swift") == edited)
-        let forced = try CommandRunner.run("workbook", ["tangle", "--force"], in: folder.url)
+        let forced = try await CommandRunner.run("workbook", ["tangle", "--force"], in: folder.url)
         #expect(forced.status == 0)
         #expect(folder.read("Sources/Demo/Demo.swift")?.contains("count = 2") == true)
     }
 
-    @Test func errorsNameTheChapterLineAndWriteNothing() throws {
+    @Test func errorsNameTheChapterLineAndWriteNothing() async throws {
         let folder = try TemporaryFolder()
         try folder.write(
             "chapters/01-demo.md",
             Self.chapter.replacingOccurrences(of: "<<demo-members>>", with: "<<demo-member>>"))
-        let tangle = try CommandRunner.run("literate", ["tangle"], in: folder.url)
+        let tangle = try await CommandRunner.run("literate", ["tangle"], in: folder.url)
         #expect(tangle.status == 1)
         #expect(
             tangle.stderr.hasPrefix(
@@ -87,11 +87,11 @@ struct TangleCommandTests {
         #expect(folder.read("Sources/Demo/Demo.swift") == nil)
     }
 
-    @Test func checkReportListsEveryBlockWithItsStatus() throws {
+    @Test func checkReportListsEveryBlockWithItsStatus() async throws {
         let folder = try TemporaryFolder()
         try folder.write("chapters/01-demo.md", Self.chapter)
-        _ = try CommandRunner.run("workbook", ["tangle"], in: folder.url)
-        let check = try CommandRunner.run("workbook", ["check", "--report"], in: folder.url)
+        _ = try await CommandRunner.run("workbook", ["tangle"], in: folder.url)
+        let check = try await CommandRunner.run("workbook", ["check", "--report"], in: folder.url)
         #expect(check.status == 0, "\(check.stderr)")
         #expect(
             check.stdout == """
@@ -108,13 +108,13 @@ struct TangleCommandTests {
                 """)
     }
 
-    @Test func lintFindingsInGeneratedFilesNameChapterLines() throws {
+    @Test func lintFindingsInGeneratedFilesNameChapterLines() async throws {
         let folder = try TemporaryFolder()
         try folder.write(
             "chapters/01-demo.md",
             Self.chapter.replacingOccurrences(of: "public var count = 0", with: "public var count=0"))
-        _ = try CommandRunner.run("workbook", ["tangle"], in: folder.url)
-        let lint = try CommandRunner.run("workbook", ["lint"], in: folder.url)
+        _ = try await CommandRunner.run("workbook", ["tangle"], in: folder.url)
+        let lint = try await CommandRunner.run("workbook", ["lint"], in: folder.url)
         #expect(lint.status == 1)
         #expect(
             lint.stderr.contains("chapters/01-demo.md:10:"),
@@ -122,9 +122,9 @@ struct TangleCommandTests {
         #expect(lint.stderr.contains("(generated Sources/Demo/Demo.swift:"))
     }
 
-    @Test func aMissingBookIsBadInput() throws {
+    @Test func aMissingBookIsBadInput() async throws {
         let folder = try TemporaryFolder()
-        let tangle = try CommandRunner.run(
+        let tangle = try await CommandRunner.run(
             "workbook", ["tangle", "--book", folder.url.appendingPathComponent("nope").path])
         #expect(tangle.status == 2)
         #expect(

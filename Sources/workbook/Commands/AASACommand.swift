@@ -1,0 +1,143 @@
+import CommandLineKit
+import DeepLinkCore
+import Foundation
+
+/// `workbook aasa`: questions about an `apple-app-site-association` file (chapter 3).
+let aasaCommand = Command(
+    CommandSpec(
+        name: "aasa",
+        abstract: "Ask questions of an apple-app-site-association file.",
+        discussion: """
+            The apple-app-site-association (AASA) file is the website's half of a Universal Link:
+            it names the apps that may open the site's URLs, and which URLs. 'lint' checks the file
+            the way iOS reads it; 'match' says which apps would open a given URL, and why.
+            """),
+    subcommands: [aasaLintCommand, aasaMatchCommand])
+
+/// `workbook aasa lint FILE`
+let aasaLintCommand = Command(
+    CommandSpec(
+        name: "lint",
+        abstract: "Check an apple-app-site-association file and print every problem.",
+        discussion: """
+            Answers: will iOS accept this file, and does every rule say what its author meant?
+            Each finding is one line, FILE: severity code json.path: message. The JSON path (such
+            as applinks.details[0].appIDs[0]) stands in for a column; the code (aasa.appid-format)
+            is stable, and chapter 3 explains each one. Prints nothing for a clean file.
+
+            Exit status: 0 when there is no error (warnings alone pass), 1 when there is at least
+            one error, 2 when the file is missing or is not JSON.
+
+            Example:
+              $ workbook aasa lint apple-app-site-association
+              apple-app-site-association: warning aasa.path-no-leading-slash \
+            applinks.details[0].components[0]["/"]: URL paths start with "/", so "product/*" never matches
+            """,
+        arguments: [ArgumentSpec("FILE", help: "The apple-app-site-association file to check.")])
+) { arguments, console in
+    let path = arguments[0] ?? ""
+    let data = try CommandInput.readJSON(path)
+    return CommandInput.report(AASALinter.lint(data), file: path, console: console)
+}
+
+/// `workbook aasa match FILE URL [--explain]`
+let aasaMatchCommand = Command(
+    CommandSpec(
+        name: "match",
+        abstract: "Print the app IDs an apple-app-site-association file lets open a URL.",
+        discussion: """
+            Answers the question iOS asks when someone taps URL on the domain that serves FILE:
+            which apps open it? Prints each app ID on its own line, in file order. When no app
+            opens the URL (Safari does), prints nothing and exits 1. Only the path, query and
+            fragment of URL count: the file speaks for whichever domain serves it.
+
+            With --explain, prints instead one line per applinks.details entry, saying whether it
+            opens the URL and which rule decided: the first rule that matches wins, and an exclude
+            rule (or a legacy "NOT " path) leaves the URL to Safari.
+
+            Exit status: 0 when at least one app opens the URL, 1 when none does, 2 when the file
+            is missing or unreadable or the URL cannot be parsed.
+
+            Example:
+              $ workbook aasa match apple-app-site-association https://example.com/product/42
+              ABCDE12345.com.example.shop
+            """,
+        arguments: [
+            ArgumentSpec("FILE", help: "The apple-app-site-association file."),
+            ArgumentSpec("URL", help: "The link to ask about, such as https://example.com/product/42."),
+        ],
+        options: [
+            OptionSpec(
+                "explain", help: "Print the deciding rule of every details entry instead of the app IDs.")
+        ])
+) { arguments, console in
+    let path = arguments[0] ?? ""
+    let data = try CommandInput.readJSON(path)
+    let file: AASAFile
+    do {
+        file = try AASAFile.decode(data)
+    } catch {
+        throw CommandError.badInput(
+            "\(path): iOS cannot read this file as an apple-app-site-association file; "
+                + "run 'workbook aasa lint \(path)' to see why")
+    }
+    let url = try CommandInput.webURL(arguments[1] ?? "")
+    let matcher = AASAMatcher(file)
+    let appIDs = matcher.appIDs(opening: url)
+    if arguments.flag("explain") {
+        for line in AASAExplanation.lines(matcher, url: url) { console.print(line) }
+    } else {
+        for appID in appIDs { console.print(appID) }
+        if appIDs.isEmpty {
+            console.error("no app opens \(url.absoluteString); run with --explain to see why")
+        }
+    }
+    return appIDs.isEmpty ? .failure : .success
+}
+
+/// The lines `workbook aasa match --explain` prints: one per `details` entry, naming the rule
+/// that decided as it is written in the file.
+///
+/// ```swift
+/// AASAExplanation.lines(matcher, url: URL(string: "https://example.com/help/app")!)
+/// // ["details[0] ABCDE12345.com.example.shop: leaves the URL to Safari: components[0] "
+/// //  + "{\"/\":\"/help/*\",\"exclude\":true} matches and excludes it"]
+/// ```
+enum AASAExplanation {
+    static func lines(_ matcher: AASAMatcher, url: URL) -> [String] {
+        let details = matcher.file.applinks?.details ?? []
+        guard !details.isEmpty else {
+            return ["the file has no applinks.details entry, so no app opens any URL"]
+        }
+        return matcher.verdicts(for: url).map { verdict in
+            let apps = verdict.appIDs.isEmpty ? "(no app ID)" : verdict.appIDs.joined(separator: ", ")
+            let detail = details[verdict.detail]
+            let head = "details[\(verdict.detail)] \(apps): "
+            switch verdict.decision {
+            case .opens(let rule):
+                return head + "opens the URL: \(describe(rule: rule, in: detail)) matches"
+            case .excluded(let rule):
+                return head
+                    + "leaves the URL to Safari: \(describe(rule: rule, in: detail)) matches and excludes it"
+            case .noMatch:
+                return head + "leaves the URL to Safari: no rule matches"
+            }
+        }
+    }
+
+    /// `components[2] {"/":"/product/*"}` or `paths[1] "NOT /help/*"`: the rule as the file
+    /// spells it, so the reader can find it. iOS 13 and later read `components` when an entry
+    /// has them and ignore its `paths`, and so does the matcher.
+    static func describe(rule: Int, in detail: AASAFile.Detail) -> String {
+        if let components = detail.components, components.indices.contains(rule) {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            let json = (try? encoder.encode(components[rule])).map { String(decoding: $0, as: UTF8.self) }
+            return "components[\(rule)] \(json ?? "")"
+        }
+        if let paths = detail.paths, paths.indices.contains(rule) {
+            return "paths[\(rule)] \"\(paths[rule])\""
+        }
+        return "rule \(rule)"
+    }
+}

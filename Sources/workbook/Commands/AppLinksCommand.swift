@@ -1,0 +1,110 @@
+import CommandLineKit
+import DeepLinkCore
+import Foundation
+
+/// `workbook applinks`: questions about the app's half of an Android App Link (chapter 4).
+let appLinksCommand = Command(
+    CommandSpec(
+        name: "applinks",
+        abstract: "Ask questions of an AndroidManifest.xml about the links it handles.",
+        discussion: """
+            An Android app declares the links it opens with intent filters in its manifest.
+            'match' says which of them take a given URL, and whether each one is an App Link
+            (verified, opens without asking) or a plain deep link.
+            """),
+    subcommands: [appLinksMatchCommand])
+
+/// `workbook applinks match MANIFEST URL [--explain]`
+let appLinksMatchCommand = Command(
+    CommandSpec(
+        name: "match",
+        abstract: "List the intent filters of a manifest that accept a URL.",
+        discussion: """
+            Answers: which activities of this app take URL, and as what? Prints one line per
+            intent filter that accepts it, in manifest order: the activity's full name, then
+            app-link when the filter is eligible for verification (autoVerify, VIEW, DEFAULT,
+            BROWSABLE, only http/https, a host) or deep-link otherwise. A filter accepts the URL
+            when it declares the VIEW action and its <data> elements, merged as Android merges
+            them, accept the scheme, host, port and path; categories do not change the list.
+            Reads the source manifest (not the binary one inside an APK).
+
+            With --explain, prints instead one line per intent filter of the manifest, with its
+            line number and what happens when a browser sends URL: accepted as an app link or a
+            deep link, or rejected and why, including a missing BROWSABLE category (browsers only
+            send links to BROWSABLE filters).
+
+            Exit status: 0 when at least one filter accepts the URL, 1 when none does, 2 when the
+            manifest is missing or malformed or the URL cannot be parsed.
+
+            Example:
+              $ workbook applinks match AndroidManifest.xml https://example.com/product/42
+              com.example.shop.MainActivity app-link
+            """,
+        arguments: [
+            ArgumentSpec("MANIFEST", help: "The source AndroidManifest.xml."),
+            ArgumentSpec("URL", help: "The link to ask about, such as https://example.com/product/42."),
+        ],
+        options: [
+            OptionSpec("explain", help: "Print the verdict of every intent filter instead of the list.")
+        ])
+) { arguments, console in
+    let path = arguments[0] ?? ""
+    let manifest = try CommandInput.readManifest(path)
+    let url = try CommandInput.url(arguments[1] ?? "")
+    let accepting = AppLinksListing.accepting(manifest, url: url)
+    if arguments.flag("explain") {
+        for line in AppLinksListing.explanation(manifest, url: url) { console.print(line) }
+    } else {
+        for line in accepting { console.print(line.description) }
+        if accepting.isEmpty {
+            console.error("no intent filter accepts \(url.absoluteString); run with --explain to see why")
+        }
+    }
+    return accepting.isEmpty ? .failure : .success
+}
+
+/// What `workbook applinks match` prints, kept apart from the printing so tests can call it.
+enum AppLinksListing {
+    /// One filter that accepts a URL: `com.example.shop.MainActivity app-link`.
+    struct Line: Equatable, Sendable, CustomStringConvertible {
+        var activity: String
+        /// The filter qualifies for App Link verification.
+        var isAppLink: Bool
+
+        var description: String { "\(activity) \(isAppLink ? "app-link" : "deep-link")" }
+    }
+
+    /// Every filter, in manifest order, that declares `VIEW` and whose merged `<data>` accepts
+    /// `url`. Categories are left out on purpose: `adb shell am start` or another app can send
+    /// the link without `BROWSABLE`, so the filter does take it; `--explain` says what a
+    /// browser would do.
+    static func accepting(_ manifest: AndroidManifest, url: URL) -> [Line] {
+        let uri = AndroidURI(url)
+        return manifest.activities.flatMap { activity in
+            activity.intentFilters.compactMap { filter -> Line? in
+                guard filter.actions.contains(IntentFilterMatcher.actionView),
+                    IntentFilterMatcher.matchData(filter, uri: uri) == nil
+                else { return nil }
+                return Line(activity: activity.name, isAppLink: IntentFilterMatcher.isAppLinkEligible(filter))
+            }
+        }
+    }
+
+    /// The report of every filter (``AndroidManifest/explain(url:)``), each followed by a note
+    /// when the filter has no `BROWSABLE` category and its verdict does not already say so.
+    static func explanation(_ manifest: AndroidManifest, url: URL) -> [String] {
+        let filters = manifest.activities.flatMap(\.intentFilters)
+        guard !filters.isEmpty else {
+            return ["the manifest declares no intent filter, so no link opens the app"]
+        }
+        return zip(manifest.explain(url: url), filters).map { report, filter in
+            let saysSo = report.verdict == .rejected(.noBrowsableCategory)
+            guard !IntentFilterMatcher.canOpenFromBrowser(filter), !saysSo else {
+                return report.description
+            }
+            return report.description + "; " + noBrowsableNote
+        }
+    }
+
+    static let noBrowsableNote = "no BROWSABLE category, so a browser cannot open it"
+}

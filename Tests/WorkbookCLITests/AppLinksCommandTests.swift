@@ -1,0 +1,146 @@
+import Foundation
+import Testing
+
+/// `workbook applinks match` as a user runs it, on the shop manifest of the fixtures: a verified
+/// filter for /product/, a custom-scheme filter, and a share activity without BROWSABLE.
+struct AppLinksCommandTests {
+    @Test func matchListsEveryAcceptingFilterWithItsKind() async throws {
+        let output = try await SubjectFixtures.run([
+            "applinks", "match", "AndroidManifest.xml", "https://example.com/product/42",
+        ])
+        #expect(output.status == 0)
+        #expect(
+            output.stdout == """
+                com.example.shop.MainActivity app-link
+                com.example.shop.ShareActivity deep-link
+
+                """)
+        #expect(output.stderr == "")
+    }
+
+    @Test func aCustomSchemeLinkIsADeepLink() async throws {
+        let output = try await SubjectFixtures.run([
+            "applinks", "match", "AndroidManifest.xml", "shop://cart",
+        ])
+        #expect(output.status == 0)
+        #expect(output.stdout == "com.example.shop.MainActivity deep-link\n")
+    }
+
+    @Test func noAcceptingFilterPrintsNothingAndExitsOne() async throws {
+        let output = try await SubjectFixtures.run([
+            "applinks", "match", "AndroidManifest.xml", "https://example.com/about",
+        ])
+        #expect(output.status == 1)
+        #expect(output.stdout == "")
+        #expect(
+            output.stderr
+                == "no intent filter accepts https://example.com/about; run with --explain to see why\n")
+    }
+
+    @Test func explainReportsEveryFilterAndWhetherABrowserMayOpenIt() async throws {
+        let accepted = try await SubjectFixtures.run([
+            "applinks", "match", "AndroidManifest.xml", "https://example.com/product/42", "--explain",
+        ])
+        #expect(accepted.status == 0)
+        #expect(
+            accepted.stdout == """
+                line 5: com.example.shop.MainActivity filter #1: accepted as an app link: opens the app directly \
+                once the host is verified
+                line 12: com.example.shop.MainActivity filter #2: rejected: scheme "https" not declared \
+                (declared: shop; case matters)
+                line 20: com.example.shop.ShareActivity filter #1: rejected: no BROWSABLE category, so a browser \
+                cannot open it
+
+                """)
+        let rejected = try await SubjectFixtures.run([
+            "applinks", "match", "--explain", "AndroidManifest.xml", "https://example.com/about",
+        ])
+        #expect(rejected.status == 1)
+        #expect(
+            rejected.stdout == """
+                line 5: com.example.shop.MainActivity filter #1: rejected: path "/about" matches none of \
+                pathPrefix="/product/"
+                line 12: com.example.shop.MainActivity filter #2: rejected: scheme "https" not declared \
+                (declared: shop; case matters)
+                line 20: com.example.shop.ShareActivity filter #1: rejected: path "/about" matches none of \
+                pathPrefix="/product/"; no BROWSABLE category, so a browser cannot open it
+
+                """)
+    }
+
+    @Test func aMalformedManifestIsBadInputAtItsLine() async throws {
+        let output = try await SubjectFixtures.run([
+            "applinks", "match", "AndroidManifest-broken.xml", "https://example.com/",
+        ])
+        #expect(output.status == 2)
+        #expect(output.stdout == "")
+        // The parser's own wording differs between platforms; the position and the cause do not.
+        #expect(output.stderr.hasPrefix("error: AndroidManifest-broken.xml:6:"))
+        #expect(output.stderr.contains("malformed XML"))
+        #expect(output.stderr.hasSuffix("\n") && output.stderr.split(separator: "\n").count == 1)
+    }
+
+    @Test func aMissingManifestIsBadInput() async throws {
+        let output = try await SubjectFixtures.run([
+            "applinks", "match", "Missing.xml", "https://example.com/",
+        ])
+        #expect(output.status == 2)
+        #expect(output.stderr == "error: Missing.xml: no such file\n")
+    }
+
+    @Test func aURLWithoutASchemeIsBadInput() async throws {
+        let output = try await SubjectFixtures.run([
+            "applinks", "match", "AndroidManifest.xml", "example.com/product/1",
+        ])
+        #expect(output.status == 2)
+        #expect(
+            output.stderr == """
+                error: 'example.com/product/1' is not an absolute URL; write it with its scheme, as in \
+                https://example.com/path
+
+                """)
+    }
+
+    @Test func anUnparsableURLIsBadInput() async throws {
+        let output = try await SubjectFixtures.run([
+            "applinks", "match", "AndroidManifest.xml", "https://[::1/",
+        ])
+        #expect(output.status == 2)
+        #expect(output.stdout == "")
+        #expect(output.stderr == "error: 'https://[::1/' is not a URL\n")
+    }
+
+    @Test func wrongUsageShowsTheUsage() async throws {
+        let missing = try await SubjectFixtures.run(["applinks", "match", "AndroidManifest.xml"])
+        #expect(missing.status == 64)
+        #expect(
+            missing.stderr == """
+                error: missing argument URL
+
+                USAGE:
+                  workbook applinks match [--explain] <MANIFEST> <URL>
+
+                See 'workbook applinks match --help'.
+
+                """)
+        let unknown = try await SubjectFixtures.run([
+            "applinks", "match", "-x", "AndroidManifest.xml", "shop://a",
+        ])
+        #expect(unknown.status == 64)
+        #expect(unknown.stderr.hasPrefix("error: unknown option '-x'\n"))
+        let group = try await SubjectFixtures.run(["applinks", "verify"])
+        #expect(group.status == 64)
+        #expect(group.stderr.hasPrefix("error: unknown command 'verify'\n"))
+    }
+
+    @Test func matchHelpSaysWhatAcceptingMeans() async throws {
+        let output = try await SubjectFixtures.run(["help", "applinks", "match"])
+        #expect(output.status == 0)
+        #expect(
+            output.stdout.hasPrefix("OVERVIEW: List the intent filters of a manifest that accept a URL.\n"))
+        #expect(output.stdout.contains("categories do not change the list."))
+        #expect(
+            output.stdout.contains(
+                "  --explain   Print the verdict of every intent filter instead of the list.\n"))
+    }
+}
