@@ -42,24 +42,17 @@ public struct JSONChecker: SnippetChecker {
 
     public var name: String { "json" }
 
+    /// Strict RFC 8259 syntax (Foundation on Linux accepts trailing commas), with the position of
+    /// the first problem.
     public func check(_ snippets: [Snippet]) -> [[SnippetFinding]] {
         snippets.map { snippet in
-            do {
-                _ = try JSONSerialization.jsonObject(
-                    with: Data(snippet.text.utf8), options: [.fragmentsAllowed])
-                return []
-            } catch {
-                return [
-                    SnippetFinding(
-                        .error, line: 1, LiterateMessage.invalidJSON(detail: Self.describe(error)).text)
-                ]
-            }
+            guard let problem = JSONSyntax.firstProblem(in: Data(snippet.text.utf8)) else { return [] }
+            return [
+                SnippetFinding(
+                    .error, line: problem.line, column: problem.column,
+                    LiterateMessage.invalidJSON(detail: problem.message).text)
+            ]
         }
-    }
-
-    static func describe(_ error: Error) -> String {
-        let nsError = error as NSError
-        return (nsError.userInfo[NSDebugDescriptionErrorKey] as? String) ?? nsError.localizedDescription
     }
 }
 

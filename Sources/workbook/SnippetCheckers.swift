@@ -7,9 +7,9 @@ import Literate
 enum SnippetCheckers {
     static var all: [any SnippetChecker] {
         [
-            LintingChecker(name: "aasa") { AASALinter.lint($0) },
-            LintingChecker(name: "assetlinks") { AssetLinksLinter.lint($0) },
-            LintingChecker(name: "entitlements") { AssociatedDomainsEntitlements.check($0) },
+            LintingChecker(name: "aasa", expectsJSON: true) { AASALinter.lint($0) },
+            LintingChecker(name: "assetlinks", expectsJSON: true) { AssetLinksLinter.lint($0) },
+            LintingChecker(name: "entitlements", expectsJSON: false) { AssociatedDomainsEntitlements.check($0) },
             InfoPlistChecker(),
             AndroidManifestChecker(),
         ]
@@ -20,11 +20,20 @@ enum SnippetCheckers {
 /// The path stands in for the column, as in `workbook aasa lint`.
 struct LintingChecker: SnippetChecker {
     let name: String
+    /// JSON snippets get the strict syntax check first, with a line and column.
+    let expectsJSON: Bool
     let lint: @Sendable (Data) -> [LintFinding]
 
     func check(_ snippets: [Snippet]) -> [[SnippetFinding]] {
         snippets.map { snippet in
-            lint(Data(snippet.text.utf8)).map { finding in
+            let data = Data(snippet.text.utf8)
+            if expectsJSON, let problem = JSONSyntax.firstProblem(in: data) {
+                return [
+                    SnippetFinding(
+                        .error, line: problem.line, column: problem.column, "invalid JSON: \(problem.message)")
+                ]
+            }
+            return lint(data).map { finding in
                 SnippetFinding(
                     finding.severity == .error ? .error : .warning,
                     "\(finding.code) \(finding.path): \(finding.message)")

@@ -69,8 +69,18 @@ struct BookCheckerTests {
 
     @Test func invalidJSONIsAnErrorAtTheBlock() throws {
         let (_, diagnostics) = try run("Text.\n\n```json\n{\"a\": }\n```\n")
-        #expect(diagnostics.count == 1)
-        #expect(diagnostics.first?.hasPrefix("chapters/01-a.md:4:1: error: invalid JSON: ") == true)
+        #expect(
+            diagnostics == [
+                "chapters/01-a.md:4:7: error: invalid JSON: expected a value (an object, array, string, number, true, false or null)"
+            ])
+    }
+
+    @Test func aTrailingCommaIsInvalidJSONEvenWhereFoundationAcceptsIt() throws {
+        let (_, diagnostics) = try run("```json\n{\"a\": 1,\n}\n```\n")
+        #expect(
+            diagnostics == [
+                "chapters/01-a.md:2:8: error: invalid JSON: a comma before '}': remove the trailing comma"
+            ])
     }
 
     @Test func findingsArePlacedAtTheirLineInsideTheSnippet() throws {

@@ -1,6 +1,7 @@
 import CommandLineKit
 import DeepLinkCore
 import Foundation
+import Literate
 
 /// What the subject commands (`aasa`, `assetlinks`, `applinks`, `doctor`) are given: files,
 /// JSON, manifests and URLs, read the same way everywhere.

@@ -1,5 +1,6 @@
 import DeepLinkCore
 import Foundation
+import Literate
 
 /// The facts `workbook doctor` keeps from one HTTP response.
 struct FetchedResponse: Equatable, Sendable {

@@ -5,22 +5,28 @@ import Foundation
 ///
 /// Foundation's parser only says "invalid value around character 212", and on Linux it also
 /// accepts a trailing comma, which RFC 8259 does not allow and a strict parser rejects. The
-/// commands therefore ask both: the text must pass this scanner and Foundation's parser.
+/// checks therefore ask both: the text must pass this scanner and Foundation's parser.
 ///
 /// ```swift
 /// JSONSyntax.firstProblem(in: Data("{\"a\": 1,}".utf8))
 /// // Problem(line: 1, column: 9, message: "a comma before '}': remove the trailing comma")
 /// ```
-enum JSONSyntax {
+public enum JSONSyntax {
     /// The first place where the text is not JSON. `column` counts characters from 1.
-    struct Problem: Equatable, Sendable {
-        var line: Int
-        var column: Int
-        var message: String
+    public struct Problem: Equatable, Sendable {
+        public var line: Int
+        public var column: Int
+        public var message: String
+
+        public init(line: Int, column: Int, message: String) {
+            self.line = line
+            self.column = column
+            self.message = message
+        }
     }
 
     /// The first syntax problem in `data`, or `nil` when this scanner finds none.
-    static func firstProblem(in data: Data) -> Problem? {
+    public static func firstProblem(in data: Data) -> Problem? {
         var scanner = JSONScanner(bytes: Array(data))
         do {
             try scanner.document()
@@ -31,24 +37,24 @@ enum JSONSyntax {
     }
 
     /// Every sentence the scanner can say, in one place.
-    enum Message {
-        static let endOfFile = "the file ends too early"
-        static let expectedValue = "expected a value (an object, array, string, number, true, false or null)"
-        static let expectedKey = "expected a key in double quotes"
-        static let expectedColon = "expected ':' after the key"
-        static let expectedObjectEnd = "expected ',' or '}' after a member"
-        static let expectedArrayEnd = "expected ',' or ']' after an element"
-        static let trailingText = "unexpected text after the end of the document"
-        static let unterminatedString = "the string is not closed with '\"'"
-        static let controlCharacter =
+    public enum Message {
+        public static let endOfFile = "the file ends too early"
+        public static let expectedValue = "expected a value (an object, array, string, number, true, false or null)"
+        public static let expectedKey = "expected a key in double quotes"
+        public static let expectedColon = "expected ':' after the key"
+        public static let expectedObjectEnd = "expected ',' or '}' after a member"
+        public static let expectedArrayEnd = "expected ',' or ']' after an element"
+        public static let trailingText = "unexpected text after the end of the document"
+        public static let unterminatedString = "the string is not closed with '\"'"
+        public static let controlCharacter =
             "a control character (such as a tab or a line break) inside a string; escape it"
-        static let invalidEscape = "invalid escape; use \\\", \\\\, \\/, \\b, \\f, \\n, \\r, \\t or \\uXXXX"
-        static let invalidNumber = "invalid number"
-        static let tooDeep = "nested too deeply"
-        static func trailingComma(before closer: Character) -> String {
+        public static let invalidEscape = "invalid escape; use \\\", \\\\, \\/, \\b, \\f, \\n, \\r, \\t or \\uXXXX"
+        public static let invalidNumber = "invalid number"
+        public static let tooDeep = "nested too deeply"
+        public static func trailingComma(before closer: Character) -> String {
             "a comma before '\(closer)': remove the trailing comma"
         }
-        static let singleQuotes = "JSON strings and keys use double quotes, not single quotes"
+        public static let singleQuotes = "JSON strings and keys use double quotes, not single quotes"
     }
 }
 
