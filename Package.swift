@@ -12,6 +12,9 @@ let package = Package(
         // Links only the engine: re-tangles the book even when tangled modules do not compile.
         .executable(name: "literate", targets: ["literate"]),
         .library(name: "DeepLinkCore", targets: ["DeepLinkCore"]),
+        // The client SDK an app adds with SwiftPM, and its Apple-only SwiftUI / UIKit companion.
+        .library(name: "Li2DeepLinks", targets: ["Li2DeepLinks"]),
+        .library(name: "Li2DeepLinksUI", targets: ["Li2DeepLinksUI"]),
     ],
     targets: [
         // C libraries from Debian, through pkg-config.
@@ -41,6 +44,9 @@ let package = Package(
         // The engine's commands (tangle, check, lint), reused by `literate` and `workbook`.
         .target(name: "LiterateCLI", dependencies: ["Literate", "CommandLineKit"]),
         .executableTarget(name: "literate", dependencies: ["LiterateCLI"]),
+        // The site generator: weaves the book into static HTML (hand-written; knows Markdown and
+        // chunks, never deep links).
+        .target(name: "Weave", dependencies: ["Literate"]),
 
         // Tangled from chapters/: do not edit the generated files by hand.
         .target(name: "DeepLinkCore"),
@@ -54,20 +60,48 @@ let package = Package(
         .executableTarget(name: "EventLogProbe", dependencies: ["EventLog"]),
 
         // MARK: Server targets (the attribution service and the mock server)
+        // Tangled from chapters/08: the service's decisions, pure (no HTTP, no C).
+        .target(name: "AttributionService", dependencies: ["DeepLinkCore"]),
+        // The mock server (hand-written): the HTTP shell, stores and resources around the service.
+        .target(
+            name: "MockServer",
+            dependencies: ["AttributionService", "HTTPShell", "EventLog", "DeepLinkCore"],
+            resources: [.copy("Resources/openapi.json"), .copy("Resources/interstitial.html")]
+        ),
 
         // MARK: SDK targets (the client SDK and its Apple-only UI)
+        // Tangled from chapters 05-07, 09 and 10: the client SDK, Foundation only; it talks to the
+        // service over HTTP and never links the server.
+        .target(name: "Li2DeepLinks", dependencies: ["DeepLinkCore"]),
+        // Tangled, Apple-only (SwiftUI, UIKit): empty on Linux, where its blocks are parse-checked.
+        .target(name: "Li2DeepLinksUI", dependencies: ["Li2DeepLinks"]),
 
         .executableTarget(
             name: "workbook",
-            dependencies: ["LiterateCLI", "CommandLineKit", "Literate", "DeepLinkCore"]
+            dependencies: [
+                "LiterateCLI", "CommandLineKit", "Literate", "DeepLinkCore", "MockServer", "Weave",
+            ]
         ),
 
         .testTarget(name: "LiterateTests", dependencies: ["Literate"], exclude: ["Fixtures"]),
+        // The renderer and site tests; the CLI tests among them run the built `workbook`.
+        .testTarget(name: "WeaveTests", dependencies: ["Weave", "Literate", "workbook"], exclude: ["Fixtures"]),
         .testTarget(name: "DeepLinkCoreTests", dependencies: ["DeepLinkCore"]),
         .testTarget(name: "HTTPShellTests", dependencies: ["HTTPShell", "EventLog", "EventLogProbe"]),
         // MARK: Server test targets
+        .testTarget(name: "AttributionServiceTests", dependencies: ["AttributionService"]),
+        .testTarget(
+            name: "MockServerTests",
+            dependencies: [
+                "MockServer", "AttributionService", "HTTPShell", "EventLog", "DeepLinkCore", "workbook",
+            ]
+        ),
 
         // MARK: SDK test targets
+        .testTarget(name: "Li2DeepLinksTests", dependencies: ["Li2DeepLinks"]),
+        // Tangled from chapters 11 and 12: the SDK against the real `workbook serve` on 127.0.0.1
+        // (the dependency on `workbook` builds the binary the journeys start).
+        .testTarget(name: "Li2JourneyTests", dependencies: ["Li2DeepLinks", "workbook"]),
 
         // Runs the built executables as a user would; needs them built first.
         .testTarget(

@@ -43,43 +43,43 @@ public struct BlockAttributes: Sendable, Equatable {
     /// Parses an info string (as cmark reports it: trimmed).
     public static func parse(_ info: String) -> Result<BlockAttributes, ParseError> {
         var attributes = BlockAttributes()
-        // Offsets count Unicode scalars; info strings are nearly always ASCII, where that equals
-        // the column.
-        let characters = Array(info.unicodeScalars)
+        // Offsets count UTF-8 bytes, as cmark's columns do.
+        let bytes = Array(info.utf8)
+        let space = UInt8(ascii: " ")
+        let tab = UInt8(ascii: "\t")
+        let openBrace = UInt8(ascii: "{")
+        let isBlank = { (byte: UInt8) in byte == space || byte == tab }
         var index = 0
-        while index < characters.count, !characters[index].isWhitespace, characters[index] != "{" {
-            index += 1
-        }
-        if index > 0 { attributes.language = String(String.UnicodeScalarView(characters[0..<index])) }
-        while index < characters.count, characters[index].isWhitespace { index += 1 }
-        guard index < characters.count, characters[index] == "{" else {
+        while index < bytes.count, !isBlank(bytes[index]), bytes[index] != openBrace { index += 1 }
+        if index > 0 { attributes.language = String(decoding: bytes[0..<index], as: UTF8.self) }
+        while index < bytes.count, isBlank(bytes[index]) { index += 1 }
+        guard index < bytes.count, bytes[index] == openBrace else {
             // No braces: CommonMark says the first word is the language; the rest is free text.
             return .success(attributes)
         }
         let open = index
-        guard let close = characters.lastIndex(of: "}"), close > open else {
+        guard let close = bytes.lastIndex(of: UInt8(ascii: "}")), close > open else {
             return .failure(ParseError(message: .malformedAttributes(detail: "missing '}'"), offset: open))
         }
-        let trailing = characters[(close + 1)...]
-        if let extra = trailing.firstIndex(where: { !$0.isWhitespace }) {
+        if let extra = bytes[(close + 1)...].firstIndex(where: { !isBlank($0) }) {
             return .failure(
                 ParseError(message: .malformedAttributes(detail: "text after '}'"), offset: extra))
         }
         var seen: Set<String> = []
         var position = open + 1
         while position < close {
-            if characters[position].isWhitespace {
+            if isBlank(bytes[position]) {
                 position += 1
                 continue
             }
             let tokenStart = position
-            var token = String.UnicodeScalarView()
+            var token: [UInt8] = []
             var inQuotes = false
-            while position < close, inQuotes || !characters[position].isWhitespace {
-                if characters[position] == "\"" {
+            while position < close, inQuotes || !isBlank(bytes[position]) {
+                if bytes[position] == UInt8(ascii: "\"") {
                     inQuotes.toggle()
                 } else {
-                    token.append(characters[position])
+                    token.append(bytes[position])
                 }
                 position += 1
             }
@@ -87,7 +87,7 @@ public struct BlockAttributes: Sendable, Equatable {
                 return .failure(
                     ParseError(message: .malformedAttributes(detail: "unclosed quote"), offset: tokenStart))
             }
-            if let error = attributes.apply(String(token), seen: &seen) {
+            if let error = attributes.apply(String(decoding: token, as: UTF8.self), seen: &seen) {
                 return .failure(ParseError(message: error, offset: tokenStart))
             }
         }
@@ -143,5 +143,4 @@ public enum ChunkName {
 extension Unicode.Scalar {
     fileprivate var isASCIILetter: Bool { ("a"..."z").contains(self) || ("A"..."Z").contains(self) }
 
-    fileprivate var isWhitespace: Bool { value == 0x20 || value == 0x09 }
 }

@@ -73,8 +73,14 @@ public struct GeneratedFileHeader: Sendable, Equatable {
     /// FNV-1a over the UTF-8 bytes, 64 bits: enough to notice an edit, cheap, and needs no
     /// crypto library (this is not a security boundary).
     public static func hash<S: StringProtocol>(_ body: S) -> String {
+        var text = String(body)
+        return text.withUTF8 { hash(bytes: $0) }
+    }
+
+    /// The same hash over bytes.
+    public static func hash<Bytes: Collection<UInt8>>(bytes: Bytes) -> String {
         var value: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in body.utf8 {
+        for byte in bytes {
             value ^= UInt64(byte)
             value = value &* 0x0000_0100_0000_01b3
         }

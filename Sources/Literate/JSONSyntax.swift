@@ -39,7 +39,8 @@ public enum JSONSyntax {
     /// Every sentence the scanner can say, in one place.
     public enum Message {
         public static let endOfFile = "the file ends too early"
-        public static let expectedValue = "expected a value (an object, array, string, number, true, false or null)"
+        public static let expectedValue =
+            "expected a value (an object, array, string, number, true, false or null)"
         public static let expectedKey = "expected a key in double quotes"
         public static let expectedColon = "expected ':' after the key"
         public static let expectedObjectEnd = "expected ',' or '}' after a member"
@@ -48,7 +49,8 @@ public enum JSONSyntax {
         public static let unterminatedString = "the string is not closed with '\"'"
         public static let controlCharacter =
             "a control character (such as a tab or a line break) inside a string; escape it"
-        public static let invalidEscape = "invalid escape; use \\\", \\\\, \\/, \\b, \\f, \\n, \\r, \\t or \\uXXXX"
+        public static let invalidEscape =
+            "invalid escape; use \\\", \\\\, \\/, \\b, \\f, \\n, \\r, \\t or \\uXXXX"
         public static let invalidNumber = "invalid number"
         public static let tooDeep = "nested too deeply"
         public static func trailingComma(before closer: Character) -> String {

@@ -3,7 +3,8 @@
 /// expression, a string, a comment, or a `switch` before its first `case`.
 struct SwiftLayout {
     private struct Bracket {
-        var character: Character
+        /// `{`, `(` or `[`.
+        var byte: UInt8
         var opensSwitch = false
         var sawCase = false
     }
@@ -12,47 +13,70 @@ struct SwiftLayout {
     private var inBlockComment = 0
     /// The closing delimiter of the multi-line string we are in (`"""` plus any `#`s).
     private var multilineStringEnd: String?
-    private var previousCodeLine = ""
+    /// The last line holding code, and the byte range of its code (comments and surrounding
+    /// blanks excluded). Kept as the line itself: the text is only built when a directive is
+    /// considered, not for every line.
+    private var previousLine = ""
+    private var previousCode = 0..<0
 
-    /// May a directive stand before `nextLine`?
+    /// Are we inside a `switch`, past its first case label?
+    var isAfterACase: Bool {
+        guard let top = brackets.last else { return false }
+        return top.opensSwitch && top.sawCase
+    }
+
+    /// May a directive stand before `nextLine`? Runs at every block start, so it compares bytes.
     func allowsDirective(before nextLine: String) -> Bool {
         guard multilineStringEnd == nil, inBlockComment == 0 else { return false }
         if let top = brackets.last {
-            guard top.character == "{" else { return false }
+            guard top.byte == UInt8(ascii: "{") else { return false }
             if top.opensSwitch, !top.sawCase { return false }
         }
-        let next = nextLine.trimmingLeadingSpaces()
-        if next.hasPrefix(".") || next.hasPrefix("?") || next.hasPrefix("&&") || next.hasPrefix("||")
-            || next.hasPrefix("+ ") || next.hasPrefix("- ") || next.hasPrefix("->")
-            || next.hasPrefix("where ")
-            || next.hasPrefix("else") || next.hasPrefix("catch")
+        let nextBytes = Array(nextLine.utf8)
+        let next = nextBytes.drop { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
+        if Self.continuationPrefixes.contains(where: { next.hasBytePrefix($0) }) { return false }
+        let previous = Array(previousLine.utf8)[previousCode]
+        if !previous.hasByteSuffix(Array("//".utf8)),
+            Self.continuationEndings.contains(where: { previous.hasByteSuffix($0) })
         {
             return false
         }
-        let previous = previousCodeLine
-        for ending in [",", "=", "(", "[", ".", "&&", "||", "+", "-", "*", "/", "?", "->", "\\"]
-        where previous.hasSuffix(ending) && !previous.hasSuffix("//") {
-            return false
-        }
-        if previous.hasPrefix("@"), !previous.contains(" "), !previous.hasSuffix("}") {
-            return false  // an attribute on its own line belongs to the next declaration
-        }
-        if previous.hasPrefix("@"), previous.hasSuffix(")"), !previous.contains(" func "),
-            !previous.contains(" var "), !previous.contains(" let ")
-        {
-            return false  // `@Test("…")` alone on its line
+        if previous.first == UInt8(ascii: "@") {
+            let hasSpace = previous.contains(UInt8(ascii: " "))
+            if !hasSpace, previous.last != UInt8(ascii: "}") {
+                return false  // an attribute on its own line belongs to the next declaration
+            }
+            if previous.last == UInt8(ascii: ")") {
+                let text = String(decoding: previous, as: UTF8.self)
+                if !text.contains(" func "), !text.contains(" var "), !text.contains(" let ") {
+                    return false  // `@Test("…")` alone on its line
+                }
+            }
         }
         return true
     }
+
+    /// A line starting with one of these continues the expression above it.
+    private static let continuationPrefixes = [
+        ".", "?", "&&", "||", "+ ", "- ", "->", "where ", "else", "catch",
+    ].map { Array($0.utf8) }
+    /// A line ending with one of these continues on the next line.
+    private static let continuationEndings = [
+        ",", "=", "(", "[", ".", "&&", "||", "+", "-", "*", "/", "?", "->", "\\",
+    ].map { Array($0.utf8) }
 
     /// Feeds one line of generated Swift. Works on UTF-8 bytes: every delimiter it looks for is
     /// ASCII, and this runs for every generated line.
     mutating func consume(_ line: String) {
         var line = line
-        line.withUTF8 { consume(bytes: $0) }
+        if let code = line.withUTF8({ consume(bytes: $0) }) {
+            previousLine = line
+            previousCode = code
+        }
     }
 
-    private mutating func consume(bytes: UnsafeBufferPointer<UInt8>) {
+    /// Returns the byte range of the line's code, or nil when the line holds none.
+    private mutating func consume(bytes: UnsafeBufferPointer<UInt8>) -> Range<Int>? {
         let quote = UInt8(ascii: "\"")
         let pound = UInt8(ascii: "#")
         let slash = UInt8(ascii: "/")
@@ -126,9 +150,9 @@ struct SwiftLayout {
             }
             switch byte {
             case UInt8(ascii: "{"):
-                brackets.append(Bracket(character: "{", opensSwitch: sawSwitch))
+                brackets.append(Bracket(byte: byte, opensSwitch: sawSwitch))
             case UInt8(ascii: "("), UInt8(ascii: "["):
-                brackets.append(Bracket(character: byte == UInt8(ascii: "(") ? "(" : "["))
+                brackets.append(Bracket(byte: byte))
             case UInt8(ascii: "}"), UInt8(ascii: ")"), UInt8(ascii: "]"):
                 if !brackets.isEmpty { brackets.removeLast() }
             case UInt8(ascii: "s"):
@@ -148,15 +172,16 @@ struct SwiftLayout {
             codeEnd = index
             index += 1
         }
-        guard codeStart >= 0 else { return }
-        let trimmed = String(
-            decoding: UnsafeBufferPointer(rebasing: bytes[codeStart...codeEnd]), as: UTF8.self)
-        if let top = brackets.indices.last, brackets[top].opensSwitch,
-            trimmed.hasPrefix("case ") || trimmed.hasPrefix("default:") || trimmed.hasPrefix("@unknown")
-        {
-            brackets[top].sawCase = true
+        guard codeStart >= 0 else { return nil }
+        if let top = brackets.indices.last, brackets[top].opensSwitch {
+            let code = UnsafeBufferPointer(rebasing: bytes[codeStart...codeEnd])
+            if code.starts(with: "case ".utf8) || code.starts(with: "default:".utf8)
+                || code.starts(with: "@unknown".utf8)
+            {
+                brackets[top].sawCase = true
+            }
         }
-        previousCodeLine = trimmed
+        return codeStart..<(codeEnd + 1)
     }
 
     private func isIdentifierByte(_ bytes: UnsafeBufferPointer<UInt8>, _ index: Int) -> Bool {
@@ -186,5 +211,27 @@ extension StringProtocol {
         var result = String(self)
         while let last = result.last, last == " " || last == "\t" { result.removeLast() }
         return result
+    }
+}
+
+extension ArraySlice<UInt8> {
+    func hasBytePrefix(_ prefix: [UInt8]) -> Bool {
+        guard count >= prefix.count else { return false }
+        var index = startIndex
+        for byte in prefix {
+            if self[index] != byte { return false }
+            index += 1
+        }
+        return true
+    }
+
+    func hasByteSuffix(_ suffix: [UInt8]) -> Bool {
+        guard count >= suffix.count else { return false }
+        var index = endIndex - suffix.count
+        for byte in suffix {
+            if self[index] != byte { return false }
+            index += 1
+        }
+        return true
     }
 }

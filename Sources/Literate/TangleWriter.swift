@@ -132,7 +132,10 @@ public enum TangleWriter {
         var found: [String] = []
         for case let url as URL in enumerator {
             let name = url.lastPathComponent
-            if name == "node_modules" || name == "Packages" {
+            // The chapters themselves are never generated.
+            if name == "node_modules" || name == "Packages"
+                || url.standardizedFileURL.path == rootPath + "/chapters"
+            {
                 enumerator.skipDescendants()
                 continue
             }

@@ -99,13 +99,14 @@ public enum Tangler {
         renderer.render(lines)
         var chapters: [String] = []
         for line in lines {
-            if case .code(_, let origin) = line, chapters.last != origin.path, !chapters.contains(origin.path)
+            if case .code(_, _, let origin) = line, chapters.last != origin.path,
+                !chapters.contains(origin.path)
             {
                 chapters.append(origin.path)
             }
         }
         let header = GeneratedFileHeader(
-            comment: comment, chapters: chapters, bodyHash: GeneratedFileHeader.hash(renderer.body))
+            comment: comment, chapters: chapters, bodyHash: GeneratedFileHeader.hash(bytes: renderer.bytes))
         let headerLines = header.text.utf8.reduce(0) { $1 == UInt8(ascii: "\n") ? $0 + 1 : $0 }
         let file = TangledFile(
             path: path, chapters: chapters, content: header.text + renderer.body,
@@ -136,8 +137,9 @@ extension Diagnostic {
 
 /// A line of expanded output before rendering.
 enum ExpandedLine: Equatable {
-    /// A line of the book, already indented for its place.
-    case code(String, origin: SourceLocation)
+    /// A line of the book, and the indentation its place adds (kept apart: joining them for
+    /// every line would cost an allocation each).
+    case code(indentation: String, line: String, origin: SourceLocation)
     /// A block starts: its chunk name (nil for a file's own blocks).
     case blockStart(chunk: String?, indentation: String, canImport: String?)
     /// A block with `canImport` ends.
@@ -181,10 +183,15 @@ struct Expander {
         if let index = blockIndex[block.location] { blockTargets[index, default: []].insert(file) }
         let canImport = block.attributes.canImport
         output.append(.blockStart(chunk: chunk, indentation: indentation, canImport: canImport))
+        let outerIndentation = indentation
+        // Inside `#if canImport(...)` the block is indented one level, as swift-format expects.
+        let indentation = canImport == nil ? indentation : indentation + "    "
         for (offset, line) in block.lines.enumerated() {
             guard let reference = ChunkReference(line) else {
-                let text = line.isEmpty ? "" : indentation + line
-                output.append(.code(text, origin: block.location(ofLine: offset)))
+                output.append(
+                    .code(
+                        indentation: line.isEmpty ? "" : indentation, line: line,
+                        origin: block.location(ofLine: offset)))
                 continue
             }
             let at = block.location(ofLine: offset, offset: reference.indentation.count)
@@ -211,7 +218,7 @@ struct Expander {
             if offset + 1 < block.lines.count { output.append(.resume) }
         }
         if let canImport {
-            output.append(.blockEnd(indentation: indentation, canImport: canImport))
+            output.append(.blockEnd(indentation: outerIndentation, canImport: canImport))
         }
     }
 }
@@ -221,7 +228,9 @@ struct Expander {
 struct Renderer {
     let comment: CommentSyntax
     let isSwift: Bool
-    private(set) var body = ""
+    /// The body as UTF-8: appending bytes costs a fraction of appending strings.
+    private(set) var bytes: [UInt8] = []
+    var body: String { String(decoding: bytes, as: UTF8.self) }
     private(set) var lineMap: [SourceLocation?] = []
     private var layout = SwiftLayout()
     /// The chapter line the compiler would assign to the next physical line, once a directive
@@ -229,6 +238,8 @@ struct Renderer {
     private var mappedNext: (path: String, line: Int)?
     /// Set at each block start and after each inclusion: the next code line needs a directive.
     private var needsDirective = false
+    /// A chunk's name comment, written just before its first line, once its indentation is known.
+    private var pendingComment: (indentation: String, text: String)?
 
     init(comment: CommentSyntax, isSwift: Bool) {
         self.comment = comment
@@ -243,20 +254,40 @@ struct Renderer {
                     emit(indentation + "#if canImport(\(canImport))", origin: nil)
                 }
                 if let chunk {
-                    emit(indentation + comment.wrap("chunk: \(chunk)"), origin: nil)
+                    let inside = canImport == nil ? indentation : indentation + "    "
+                    pendingComment = (inside, comment.wrap("chunk: \(chunk)"))
                 }
                 needsDirective = isSwift
             case .resume:
                 needsDirective = isSwift
             case .blockEnd(let indentation, _):
                 emit(indentation + "#endif", origin: nil)
-            case .code(let text, let origin):
-                if needsDirective, !text.isEmpty {
-                    placeDirective(before: text, origin: origin)
+            case .code(let indentation, let text, let origin):
+                if let (commentIndentation, commentText) = pendingComment {
+                    pendingComment = nil
+                    emit(commentIndentation + extraIndentation(before: text) + commentText, origin: nil)
                 }
-                emit(text, origin: origin)
+                if needsDirective, !text.isEmpty {
+                    placeDirective(before: indentation + text, origin: origin)
+                }
+                emit(indentation, text, origin: origin)
             }
         }
+    }
+
+    private static let importPrefixes = [
+        "import ", "@testable import ", "@preconcurrency import ", "@_exported import ",
+    ].map { Array($0.utf8) }
+    private static let caseLabelPrefixes = ["case ", "default:", "@unknown"].map { Array($0.utf8) }
+
+    /// A line written just before a closing brace, or before a case label that follows another
+    /// case's body, still belongs to the block above, so swift-format wants it one level deeper.
+    private func extraIndentation(before text: String) -> String {
+        let bytes = Array(text.utf8)
+        let trimmed = bytes.drop { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
+        if trimmed.first == UInt8(ascii: "}") { return "    " }
+        let isCaseLabel = Self.caseLabelPrefixes.contains { trimmed.hasBytePrefix($0) }
+        return isCaseLabel && layout.isAfterACase ? "    " : ""
     }
 
     /// Writes the pending `#sourceLocation` before `text` when Swift allows one there and the
@@ -267,19 +298,14 @@ struct Renderer {
             needsDirective = false
             return
         }
-        let trimmed = text.trimmingLeadingSpaces()
-        let isImport =
-            trimmed.hasPrefix("import ") || trimmed.hasPrefix("@testable import ")
-            || trimmed.hasPrefix("@preconcurrency import ") || trimmed.hasPrefix("@_exported import ")
+        let bytes = Array(text.utf8)
+        let indentationCount = bytes.prefix { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }.count
+        let trimmed = bytes[indentationCount...]
+        let isImport = Self.importPrefixes.contains { trimmed.hasBytePrefix($0) }
         guard !isImport, layout.allowsDirective(before: text) else { return }
         needsDirective = false
-        var indentation = String(text.prefix { $0 == " " || $0 == "\t" })
-        // A directive before a closing brace or a case label still belongs to the block above.
-        if trimmed.hasPrefix("}") || trimmed.hasPrefix("case ") || trimmed.hasPrefix("default:")
-            || trimmed.hasPrefix("@unknown")
-        {
-            indentation += "    "
-        }
+        var indentation = String(decoding: bytes[..<indentationCount], as: UTF8.self)
+        indentation += extraIndentation(before: text)
         // swift-format's canonical spelling of the directive has no spaces.
         emit(
             indentation + "#sourceLocation(file:\"\(origin.path)\",line:\(origin.line))", origin: nil,
@@ -288,7 +314,15 @@ struct Renderer {
     }
 
     private mutating func emit(_ text: String, origin: SourceLocation?, directive: Bool = false) {
-        body += text + "\n"
+        emit("", text, origin: origin, directive: directive)
+    }
+
+    private mutating func emit(
+        _ indentation: String, _ text: String, origin: SourceLocation?, directive: Bool = false
+    ) {
+        bytes.append(contentsOf: indentation.utf8)
+        bytes.append(contentsOf: text.utf8)
+        bytes.append(UInt8(ascii: "\n"))
         lineMap.append(origin)
         guard isSwift else { return }
         // A directive names the line after it, so it does not advance the compiler's count.

@@ -9,9 +9,12 @@ enum SnippetCheckers {
         [
             LintingChecker(name: "aasa", expectsJSON: true) { AASALinter.lint($0) },
             LintingChecker(name: "assetlinks", expectsJSON: true) { AssetLinksLinter.lint($0) },
-            LintingChecker(name: "entitlements", expectsJSON: false) { AssociatedDomainsEntitlements.check($0) },
+            LintingChecker(name: "entitlements", expectsJSON: false) {
+                AssociatedDomainsEntitlements.check($0)
+            },
             InfoPlistChecker(),
             AndroidManifestChecker(),
+            ConsoleChecker(),
         ]
     }
 }
@@ -30,7 +33,8 @@ struct LintingChecker: SnippetChecker {
             if expectsJSON, let problem = JSONSyntax.firstProblem(in: data) {
                 return [
                     SnippetFinding(
-                        .error, line: problem.line, column: problem.column, "invalid JSON: \(problem.message)")
+                        .error, line: problem.line, column: problem.column, "invalid JSON: \(problem.message)"
+                    )
                 ]
             }
             return lint(data).map { finding in

@@ -7,10 +7,13 @@ enum WorkbookCommands {
     static var all: [Command] {
         [
             tangleCommand, checkCommand(checkers: SnippetCheckers.all), lintCommand,
+            buildCommand,
             aasaCommand,
             assetLinksCommand,
             appLinksCommand,
             doctorCommand,
+            serveCommand,
+            exercisesCommand,
         ]
     }
 }

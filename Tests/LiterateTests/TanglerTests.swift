@@ -189,7 +189,7 @@ struct TanglerTests {
             """)
     }
 
-    @Test func canImportBlocksAreWrappedInConditionalCompilation() throws {
+    @Test func canImportBlocksAreWrappedInConditionalCompilationAndIndented() throws {
         let book = try TestBook([
             "01-a.md": """
             ```swift {file=out.swift}
@@ -205,7 +205,8 @@ struct TanglerTests {
         let content = try #require(try book.tangle().files.first).content
         #expect(
             content.contains(
-                "#if canImport(UIKit)\n// chunk: apple-only\n#sourceLocation(file:\"chapters/01-a.md\",line:7)\nlet apple = UIScreen.main\n#endif\n"
+                "#if canImport(UIKit)\n    // chunk: apple-only\n    #sourceLocation(file:\"chapters/01-a.md\",line:7)\n"
+                    + "    let apple = UIScreen.main\n#endif\n"
             ))
     }
 
@@ -251,5 +252,35 @@ struct TanglerTests {
         } catch {
             #expect(error.message == "no chapters folder at '\(root.path)/chapters'")
         }
+    }
+}
+
+struct ChunkCommentPlacementTests {
+    @Test func aChunkStartingWithACaseAfterAnotherCaseIndentsItsCommentLikeTheBodyAbove() throws {
+        let book = try TestBook([
+            "01-a.md": """
+            ```swift {file=out.swift}
+            func f(_ x: Int) -> Int {
+                switch x {
+                case 0:
+                    return 0
+                <<more-cases>>
+                default:
+                    return -1
+                }
+            }
+            ```
+
+            ```swift {#more-cases}
+            case 1:
+                return 1
+            ```
+            """
+        ])
+        let content = try #require(try book.tangle().files.first).content
+        #expect(
+            content.contains(
+                "        return 0\n        // chunk: more-cases\n"
+                    + "        #sourceLocation(file:\"chapters/01-a.md\",line:14)\n    case 1:\n"))
     }
 }

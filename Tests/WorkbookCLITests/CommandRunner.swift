@@ -38,7 +38,8 @@ enum CommandRunner {
     }
 
     /// Runs any executable found on PATH, the same way.
-    static func system(_ tool: String, _ arguments: [String], in directory: URL? = nil) async throws -> Output {
+    static func system(_ tool: String, _ arguments: [String], in directory: URL? = nil) async throws -> Output
+    {
         try await offPool {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: "/usr/bin/env")

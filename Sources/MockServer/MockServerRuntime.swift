@@ -1,0 +1,193 @@
+import AttributionService
+import EventLog
+import Foundation
+import HTTPShell
+
+/// The running mock server: the event log under the data folder, the app, libmicrohttpd, and a
+/// periodic purge of expired deferred records. `workbook serve` is a thin command around it.
+///
+/// ```swift
+/// let runtime = MockServerRuntime(options: .init(configuration: configuration,
+///                                                dataDirectory: URL(fileURLWithPath: ".workbook")))
+/// let address = try await runtime.start()  // http://127.0.0.1:8080
+/// …
+/// await runtime.stop()  // requests in flight finish, events are flushed, the log is closed
+/// ```
+public final class MockServerRuntime: @unchecked Sendable {
+    public struct Options: Sendable {
+        public var host = "127.0.0.1"
+        public var port = 8080
+        public var configuration: ServerConfiguration
+        public var dataDirectory: URL
+        /// Delete the data folder's contents first.
+        public var reset = false
+        public var tls: HTTPServer.TLSFiles?
+        /// Run on a manual clock that `POST /api/v1/test/clock` advances.
+        public var testClock = false
+        /// Draw every token (click tokens, `clickId`s, link keys and ids) from a generator seeded
+        /// with this value, so that a fixed sequence of calls gets the same answers on every run.
+        /// For tests and the console checker only: seeded tokens are guessable.
+        public var seed: UInt64?
+        /// How often expired deferred records are forgotten.
+        public var purgeInterval: Duration = .seconds(60)
+        /// Receives one line per request, and the server's unexpected errors.
+        public var logger: HTTPLogger = .standardError
+        public var logRequests = true
+
+        public init(configuration: ServerConfiguration, dataDirectory: URL) {
+            self.configuration = configuration
+            self.dataDirectory = dataDirectory
+        }
+    }
+
+    /// Why the server could not start.
+    public enum StartError: Error, CustomStringConvertible {
+        case dataDirectory(String)
+        case eventLog(String)
+        case configuration(WellKnownFilesError)
+        case server(HTTPServerError)
+
+        public var description: String {
+            switch self {
+            case .dataDirectory(let message): "cannot prepare the data folder: \(message)"
+            case .eventLog(let message): "cannot open the event log: \(message)"
+            case .configuration(let error): error.description
+            case .server(let error): "cannot start the HTTP server: \(error)"
+            }
+        }
+    }
+
+    public let options: Options
+    private let lock = NSLock()
+    private var server: HTTPServer?
+    private var store: SQLiteEventStore?
+    private var purgeTask: Task<Void, Never>?
+    private var clock: ManualClock?
+
+    public init(options: Options) {
+        self.options = options
+    }
+
+    /// The events file inside the data folder.
+    public static let eventLogName = "events.sqlite"
+    /// Every file the server keeps in the data folder (SQLite adds the WAL and its index).
+    public static let dataFiles = [eventLogName, eventLogName + "-wal", eventLogName + "-shm"]
+
+    /// Opens the log, builds the app and starts listening. Returns the base URL, with the
+    /// bound port (useful with port 0).
+    public func start() async throws(StartError) -> String {
+        let directory = options.dataDirectory
+        do {
+            if options.reset {
+                // Only the server's own files: a mistyped --data-dir must not empty a real folder.
+                for name in Self.dataFiles
+                where FileManager.default.fileExists(atPath: directory.appendingPathComponent(name).path) {
+                    try FileManager.default.removeItem(at: directory.appendingPathComponent(name))
+                }
+            }
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        } catch {
+            throw .dataDirectory("\(directory.path): \(error.localizedDescription)")
+        }
+        let store: SQLiteEventStore
+        do {
+            store = try SQLiteEventStore(
+                path: directory.appendingPathComponent(Self.eventLogName).path, durability: .powerLoss)
+        } catch {
+            throw .eventLog("\(error)")
+        }
+        let testClock = options.testClock ? ManualClock(start: Date()) : nil
+        let app: MockServerApp
+        do {
+            app = try MockServerApp(
+                configuration: options.configuration, eventStore: store, testClock: testClock,
+                tokens: options.seed.map(TokenGenerator.seeded) ?? .random, logger: options.logger)
+        } catch {
+            await store.close()
+            throw .configuration(error)
+        }
+        var configuration = HTTPServer.Configuration()
+        configuration.logger = options.logger
+        configuration.tls = options.tls
+        if let limits = options.configuration.limits {
+            if let value = limits.connections { configuration.connectionLimit = value }
+            if let value = limits.connectionsPerIP { configuration.perIPConnectionLimit = value }
+            if let value = limits.connectionTimeoutSeconds { configuration.connectionTimeoutSeconds = value }
+        }
+        let responder: any HTTPResponder =
+            options.logRequests ? app.wrapped(in: AccessLog(logger: options.logger)) : app
+        let server = HTTPServer(responder: responder, configuration: configuration)
+        let port: Int
+        do {
+            port = try server.start(host: options.host, port: options.port)
+        } catch {
+            await store.close()
+            throw .server(error)
+        }
+        let service = app.service
+        let interval = options.purgeInterval
+        let purge = Task {
+            while !Task.isCancelled {
+                try? await Task.sleep(for: interval)
+                if Task.isCancelled { break }
+                await service.purge()
+            }
+        }
+        lock.held {
+            self.server = server
+            self.store = store
+            self.purgeTask = purge
+            self.clock = testClock
+        }
+        return Self.baseURL(host: options.host, port: port, tls: options.tls != nil)
+    }
+
+    /// Stops gracefully: no new connections, requests in flight finish (their events are
+    /// committed before they answer), then the event log is closed.
+    public func stop(gracePeriod: Duration = .seconds(10)) async {
+        let (server, store, purge) = lock.held { () -> (HTTPServer?, SQLiteEventStore?, Task<Void, Never>?) in
+            defer {
+                self.server = nil
+                self.store = nil
+                self.purgeTask = nil
+            }
+            return (self.server, self.store, self.purgeTask)
+        }
+        purge?.cancel()
+        await server?.stop(gracePeriod: gracePeriod)
+        await store?.close()
+    }
+
+    /// `http://HOST:PORT`, with IPv6 addresses in brackets.
+    public static func baseURL(host: String, port: Int, tls: Bool) -> String {
+        let shown = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
+        return "\(tls ? "https" : "http")://\(shown):\(port)"
+    }
+}
+
+/// Writes one line per request: method, path, status and time taken.
+struct AccessLog: HTTPMiddleware {
+    let logger: HTTPLogger
+
+    func respond(to request: HTTPRequest, next: any HTTPResponder) async -> HTTPResponse {
+        let clock = ContinuousClock()
+        let started = clock.now
+        let response = await next.respond(to: request)
+        let elapsed = clock.now - started
+        let milliseconds =
+            Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1_000
+        logger.write(
+            "\(request.method) \(request.path) \(response.status.code) \(String(format: "%.1f", milliseconds)) ms"
+        )
+        return response
+    }
+}
+
+extension NSLock {
+    /// Runs `body` holding the lock (Foundation's own `withLock` needs macOS 14).
+    fileprivate func held<Value>(_ body: () throws -> Value) rethrows -> Value {
+        lock()
+        defer { unlock() }
+        return try body()
+    }
+}

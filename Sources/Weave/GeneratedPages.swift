@@ -1,0 +1,152 @@
+import Literate
+
+/// The Markdown of the pages the builder writes itself.
+enum GeneratedPages {
+    /// One row of the snippet index: a block, where it stands and what proves it.
+    struct SnippetRow: Sendable {
+        var block: CodeBlock
+        var chapterTitle: String
+        var chapterNumber: Int?
+        var anchor: String
+        var files: [String]
+        var badge: Badge
+    }
+
+    /// The glossary: the theme's terms in alphabetical order, each with the sections that
+    /// explain it. `explainedIn` holds, per term, the checked links with their link texts.
+    static func glossary(_ glossary: Glossary, explainedIn: [String: [(text: String, link: String)]])
+        -> String
+    {
+        var out = "# Glossary\n\n"
+        if !glossary.intro.isEmpty { out += glossary.intro + "\n\n" }
+        let terms = glossary.terms.sorted { $0.term.lowercased() < $1.term.lowercased() }
+        for term in terms {
+            out += "## \(MarkdownText.escape(term.term))\n\n"
+            if let aliases = term.aliases, !aliases.isEmpty {
+                out += "*Also:* " + aliases.map { MarkdownText.code($0) }.joined(separator: ", ") + "\n\n"
+            }
+            out += term.definition + "\n\n"
+            let links = explainedIn[term.term] ?? []
+            if !links.isEmpty {
+                let list = links.map { "[\(MarkdownText.escape($0.text))](\($0.link))" }
+                out += "Explained in " + list.joined(separator: "; ") + ".\n\n"
+            }
+        }
+        return out
+    }
+
+    /// The snippet index: every tangled block with its files, module and status, then every
+    /// other snippet. `coverage` names the data used for "tested", or nil when none was found.
+    ///
+    /// The prose is Markdown; the two tables are raw HTML blocks written here, because a big
+    /// book has thousands of rows and their links point at anchors the builder made itself.
+    static func snippetIndex(tangled: [SnippetRow], others: [SnippetRow], coverage: String?) -> String {
+        var out = "# Snippet index\n\n"
+        out += "Every code block of the book and what proves it. A *compiled* block is tangled into "
+        out += "a Swift file the package builds; *tested* means that coverage data shows at least one "
+        out += "of its lines running in the test suite; *checked as NAME* means a checker validates it "
+        out += "on every `workbook check`; *display-only* blocks are shown as written and nothing "
+        out += "checks them.\n\n"
+        var counts: [String: Int] = [:]
+        for row in tangled + others { counts[row.badge.key, default: 0] += 1 }
+        let known = [
+            "tested", "compiled", "tangled", "parse-checked", "checked", "failed", "unused", "display-only",
+        ]
+        let summary = known.compactMap { key in counts[key].map { "\(key): \($0)" } }
+        out += "Blocks by status: " + summary.joined(separator: ", ") + ".\n\n"
+        if let coverage {
+            out += "Tested is measured from the coverage data in `\(coverage)`: rebuild the site after "
+            out += "the next test run to refresh it.\n\n"
+        } else {
+            out += "No coverage data was found, so no block is claimed as tested. To measure it, run "
+            out += "`swift test --enable-code-coverage` (or `./wb test`, once it passes that flag), then "
+            out += "build the site again: `workbook build` reads `.build/debug/codecov/*.json`.\n\n"
+        }
+        var badges: [Badge: String] = [:]
+        var html = HTMLWriter(capacity: 256 * (tangled.count + others.count))
+        func badge(_ value: Badge) {
+            if badges[value] == nil { badges[value] = Self.badge(value) }
+            html.raw(badges[value] ?? "")
+        }
+        func cell(_ write: () -> Void) {
+            html.raw("<td>")
+            write()
+            html.raw("</td>\n")
+        }
+        func link(_ row: SnippetRow, _ label: String) {
+            html.raw("<a href=\"")
+            html.url(SiteBuilder.chapterOutput(row.block.chapter) + "#" + row.anchor)
+            html.raw("\">")
+            html.text(label)
+            html.raw("</a>")
+        }
+        out += "## Tangled blocks\n\n"
+        html.raw("<div class=\"table-wrap\">\n<table class=\"snippets\">\n<thead>\n<tr>\n")
+        html.raw("<th>Chunk or file</th>\n<th>Writes to</th>\n<th>Module</th>\n<th>Status</th>\n")
+        if coverage != nil { html.raw("<th>Tested</th>\n") }
+        html.raw("<th>Chapter</th>\n")
+        html.raw("</tr>\n</thead>\n<tbody>\n")
+        for row in tangled {
+            let name = row.block.attributes.chunkName.map { "⟨\($0)⟩" } ?? row.block.attributes.file ?? "-"
+            let modules = Set(row.files.compactMap(module(of:))).sorted()
+            html.raw("<tr>\n")
+            cell { link(row, name) }
+            cell {
+                for (index, file) in row.files.enumerated() {
+                    html.raw(index == 0 ? "<code>" : "<br><code>")
+                    html.text(file)
+                    html.raw("</code>")
+                }
+            }
+            cell { html.text(modules.isEmpty ? "-" : modules.joined(separator: ", ")) }
+            cell { badge(row.badge) }
+            if coverage != nil {
+                switch row.badge {
+                case .tested: cell { html.raw("yes") }
+                case .compiled: cell { html.raw("no") }
+                default: cell { html.raw("-") }
+                }
+            }
+            cell { html.text(chapterLabel(row)) }
+            html.raw("</tr>\n")
+        }
+        html.raw("</tbody>\n</table>\n</div>\n")
+        out += html.string + "\n"
+        if !others.isEmpty {
+            html = HTMLWriter(capacity: 200 * others.count)
+            out += "## Other snippets\n\n"
+            html.raw("<div class=\"table-wrap\">\n<table class=\"snippets\">\n<thead>\n<tr>\n")
+            html.raw(
+                "<th>Block</th>\n<th>Language</th>\n<th>Status</th>\n<th>Chapter</th>\n</tr>\n</thead>\n<tbody>\n"
+            )
+            for row in others {
+                html.raw("<tr>\n")
+                cell { link(row, "line \(row.block.location.line)") }
+                cell { html.text(row.block.attributes.language ?? "text") }
+                cell { badge(row.badge) }
+                cell { html.text(chapterLabel(row)) }
+                html.raw("</tr>\n")
+            }
+            html.raw("</tbody>\n</table>\n</div>\n")
+            out += html.string + "\n"
+        }
+        return out
+    }
+
+    private static func chapterLabel(_ row: SnippetRow) -> String {
+        (row.chapterNumber.map { "\($0). " } ?? "") + row.chapterTitle
+    }
+
+    /// A badge as inline HTML (the renderer passes it through).
+    static func badge(_ badge: Badge) -> String {
+        "<span class=\"badge badge-\(badge.key)\" title=\"\(HTML.escape(badge.explanation))\">"
+            + HTML.escape(badge.label) + "</span>"
+    }
+
+    /// The module a generated file belongs to: `Sources/NAME/...` or `Tests/NAME/...`.
+    static func module(of path: String) -> String? {
+        let parts = path.split(separator: "/")
+        guard parts.count >= 3, parts[0] == "Sources" || parts[0] == "Tests" else { return nil }
+        return String(parts[1])
+    }
+}

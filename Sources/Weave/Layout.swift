@@ -1,0 +1,88 @@
+/// The navigation around a page's content: the sidebar, the in-page table of contents and the
+/// previous/next links. Small fragments of markup; the page's frame is the theme's template.
+struct Layout: Sendable {
+    struct NavItem: Sendable {
+        var output: String
+        var title: String
+        var number: Int?
+    }
+
+    var chapters: [NavItem]
+    var exercises: [NavItem]
+    var reference: [NavItem]
+    /// Home, chapters, then exercises: the order of previous/next.
+    var readingOrder: [NavItem]
+
+    /// The sidebar for `page`, with the current page marked for assistive technology.
+    func sidebar(for page: String, root: String) -> [UInt8] {
+        var html = HTMLWriter(capacity: 4096)
+        section("Chapters", chapters, ordered: true, current: page, root: root, into: &html)
+        if !exercises.isEmpty {
+            section("Exercises", exercises, ordered: true, current: page, root: root, into: &html)
+        }
+        section("Reference", reference, ordered: false, current: page, root: root, into: &html)
+        return html.bytes
+    }
+
+    private func section(
+        _ title: String, _ items: [NavItem], ordered: Bool, current: String, root: String,
+        into html: inout HTMLWriter
+    ) {
+        let id = "nav-" + Slugger.slug(title)
+        html.raw("<h2 class=\"nav-heading\" id=\"\(id)\">")
+        html.text(title)
+        html.raw("</h2>\n<ul class=\"nav-list\" aria-labelledby=\"\(id)\">\n")
+        for item in items {
+            html.raw("<li><a href=\"")
+            html.url(root + item.output)
+            html.raw(item.output == current ? "\" aria-current=\"page\">" : "\">")
+            if ordered, let number = item.number {
+                html.raw("<span class=\"nav-number\">\(number)</span> ")
+            }
+            html.text(item.title)
+            html.raw("</a></li>\n")
+        }
+        html.raw("</ul>\n")
+    }
+
+    /// The headings of levels 2 and 3, linked.
+    static func toc(_ headings: [HeadingAnchor], idPrefix: String = "") -> [UInt8] {
+        let entries = headings.filter { $0.level == 2 || $0.level == 3 }
+        guard !entries.isEmpty else { return [] }
+        var html = HTMLWriter(capacity: 2048)
+        html.raw("<h2 class=\"toc-title\" id=\"toc-title\">On this page</h2>\n<ul class=\"toc-list\">\n")
+        for heading in entries {
+            html.raw("<li class=\"toc-level-\(heading.level)\"><a href=\"#")
+            html.url(idPrefix + heading.id)
+            html.raw("\">")
+            html.text(heading.title)
+            html.raw("</a></li>\n")
+        }
+        html.raw("</ul>\n")
+        return html.bytes
+    }
+
+    /// Previous and next in reading order; empty for pages outside it.
+    func pager(for page: String, root: String) -> [UInt8] {
+        guard let index = readingOrder.firstIndex(where: { $0.output == page }) else { return [] }
+        var html = HTMLWriter(capacity: 512)
+        html.raw("<nav class=\"pager\" aria-label=\"Previous and next page\">\n")
+        if index > 0 {
+            link(readingOrder[index - 1], rel: "prev", label: "Previous", root: root, into: &html)
+        }
+        if index + 1 < readingOrder.count {
+            link(readingOrder[index + 1], rel: "next", label: "Next", root: root, into: &html)
+        }
+        html.raw("</nav>\n")
+        return html.bytes
+    }
+
+    private func link(_ item: NavItem, rel: String, label: String, root: String, into html: inout HTMLWriter)
+    {
+        html.raw("<a class=\"pager-\(rel)\" rel=\"\(rel)\" href=\"")
+        html.url(root + item.output)
+        html.raw("\"><span class=\"pager-label\">\(label)</span> <span class=\"pager-title\">")
+        html.text(item.title)
+        html.raw("</span></a>\n")
+    }
+}

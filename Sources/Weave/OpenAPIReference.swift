@@ -1,0 +1,286 @@
+import Foundation
+
+/// A JSON value, decoded strictly (a number is never a Bool).
+indirect enum JSONValue: Decodable, Equatable, Sendable {
+    case object([String: JSONValue])
+    case array([JSONValue])
+    case string(String)
+    case number(Double)
+    case bool(Bool)
+    case null
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if container.decodeNil() {
+            self = .null
+        } else if let value = try? container.decode(Bool.self) {
+            self = .bool(value)
+        } else if let value = try? container.decode(Double.self) {
+            self = .number(value)
+        } else if let value = try? container.decode(String.self) {
+            self = .string(value)
+        } else if let value = try? container.decode([String: JSONValue].self) {
+            self = .object(value)
+        } else {
+            self = .array(try container.decode([JSONValue].self))
+        }
+    }
+
+    subscript(key: String) -> JSONValue? {
+        if case .object(let members) = self { return members[key] }
+        return nil
+    }
+
+    var string: String? {
+        if case .string(let value) = self { return value }
+        return nil
+    }
+
+    var array: [JSONValue] {
+        if case .array(let values) = self { return values }
+        return []
+    }
+
+    var members: [(key: String, value: JSONValue)] {
+        if case .object(let members) = self { return members.sorted { $0.key < $1.key } }
+        return []
+    }
+
+    var bool: Bool? {
+        if case .bool(let value) = self { return value }
+        return nil
+    }
+
+    /// A short literal for enums and examples.
+    var literal: String {
+        switch self {
+        case .string(let value): return value
+        case .number(let value): return value == value.rounded() ? String(Int(value)) : String(value)
+        case .bool(let value): return String(value)
+        case .null: return "null"
+        case .array, .object: return "…"
+        }
+    }
+}
+
+/// The mock server's API reference, written as Markdown from its OpenAPI 3 document: the
+/// authentication schemes, every path and method with its parameters, request body and
+/// responses, and every component schema as a table of properties.
+///
+/// ```swift
+/// let markdown = try OpenAPIReference.markdown(json: data, documentPath: "Sources/MockServer/Resources/openapi.json")
+/// ```
+public enum OpenAPIReference {
+    static let methods = ["get", "put", "post", "delete", "options", "head", "patch", "trace"]
+
+    /// The page for a missing document: says so, and how it comes to exist.
+    public static func missingMarkdown(documentPath: String) -> String {
+        """
+        # Mock server API
+
+        The mock server's OpenAPI document (`\(documentPath)`) is not in this book yet, so there is
+        no API reference to show. It appears here as soon as the file exists: build the site again.
+
+        """
+    }
+
+    public static func markdown(json data: Data, documentPath: String) throws(WeaveMessage) -> String {
+        let document: JSONValue
+        do {
+            document = try JSONDecoder().decode(JSONValue.self, from: data)
+        } catch {
+            throw .invalidOpenAPI(path: documentPath, detail: "not valid JSON (\(error))")
+        }
+        guard case .object = document, let paths = document["paths"] else {
+            throw .invalidOpenAPI(path: documentPath, detail: "no 'paths' object")
+        }
+        var out = ""
+        let info = document["info"]
+        out += "# \(MarkdownText.escape(info?["title"]?.string ?? "Mock server API"))\n\n"
+        if let version = info?["version"]?.string {
+            out += "Version \(MarkdownText.code(version)), generated from `\(documentPath)`"
+            if let openapi = document["openapi"]?.string { out += " (OpenAPI \(openapi))" }
+            out += ".\n\n"
+        }
+        if let description = info?["description"]?.string { out += description + "\n\n" }
+        out += "<p class=\"live-note\" data-live-note>Opened from files, this page cannot call the "
+        out +=
+            "server. Start it with <code>./wb serve</code> and open the site it serves to try the API.</p>\n\n"
+        let servers = document["servers"]?.array ?? []
+        if !servers.isEmpty {
+            out += "## Servers\n\n"
+            for server in servers {
+                out += "- \(MarkdownText.code(server["url"]?.string ?? ""))"
+                if let description = server["description"]?.string { out += ": \(description)" }
+                out += "\n"
+            }
+            out += "\n"
+        }
+        let schemes = document["components"]?["securitySchemes"]?.members ?? []
+        if !schemes.isEmpty {
+            out += "## Authentication\n\n| Scheme | Type | Where | Description |\n| --- | --- | --- | --- |\n"
+            for (name, scheme) in schemes {
+                let place = [scheme["in"]?.string, scheme["name"]?.string].compactMap { $0 }.joined(
+                    separator: " ")
+                out +=
+                    "| \(MarkdownText.cellCode(name)) | \(MarkdownText.cell(scheme["type"]?.string ?? "")) | "
+                out += "\(place.isEmpty ? "" : MarkdownText.cellCode(place)) | "
+                out += "\(MarkdownText.cell(scheme["description"]?.string ?? "")) |\n"
+            }
+            out += "\n"
+        }
+        out += "## Endpoints\n\n"
+        for (path, item) in paths.members {
+            for method in methods {
+                guard let operation = item[method] else { continue }
+                out += operationMarkdown(method: method, path: path, operation: operation, pathItem: item)
+            }
+        }
+        let schemas = document["components"]?["schemas"]?.members ?? []
+        if !schemas.isEmpty {
+            out += "## Schemas\n\n"
+            for (name, schema) in schemas {
+                // The explicit id lets type summaries link to the schema whatever its heading's slug.
+                out += "### <a id=\"schema-\(Slugger.slug(name))\"></a>\(MarkdownText.escape(name))\n\n"
+                out += schemaMarkdown(schema)
+            }
+        }
+        return out
+    }
+
+    private static func operationMarkdown(
+        method: String, path: String, operation: JSONValue, pathItem: JSONValue
+    )
+        -> String
+    {
+        var out = "### \(method.uppercased()) \(MarkdownText.code(path))\n\n"
+        if let summary = operation["summary"]?.string { out += "**\(MarkdownText.escape(summary))**\n\n" }
+        if let description = operation["description"]?.string { out += description + "\n\n" }
+        let parameters = (pathItem["parameters"]?.array ?? []) + (operation["parameters"]?.array ?? [])
+        if !parameters.isEmpty {
+            out +=
+                "Parameters:\n\n| Name | In | Type | Required | Description |\n| --- | --- | --- | --- | --- |\n"
+            for parameter in parameters {
+                out +=
+                    "| \(MarkdownText.cellCode(parameter["name"]?.string ?? referenceName(parameter) ?? "?")) | "
+                out += "\(MarkdownText.cell(parameter["in"]?.string ?? "")) | "
+                out += "\(MarkdownText.cell(typeSummary(parameter["schema"]))) | "
+                out += "\(parameter["required"]?.bool == true ? "yes" : "no") | "
+                out += "\(MarkdownText.cell(parameter["description"]?.string ?? "")) |\n"
+            }
+            out += "\n"
+        }
+        if let body = operation["requestBody"] {
+            out += "Request body"
+            if body["required"]?.bool == true { out += " (required)" }
+            out += ":\n\n"
+            if let description = body["description"]?.string { out += description + "\n\n" }
+            out += contentMarkdown(body["content"])
+        }
+        let responses = operation["responses"]?.members ?? []
+        if !responses.isEmpty {
+            out += "Responses:\n\n"
+            for (status, response) in responses {
+                out += "- **\(MarkdownText.escape(status))**"
+                if let description = response["description"]?.string {
+                    out += ": " + description.split(whereSeparator: \.isNewline).joined(separator: " ")
+                }
+                out += "\n"
+                let content = contentMarkdown(response["content"])
+                if !content.isEmpty {
+                    out +=
+                        "\n"
+                        + content.split(separator: "\n", omittingEmptySubsequences: false)
+                        .map { $0.isEmpty ? "" : "  " + $0 }.joined(separator: "\n")
+                }
+            }
+            out += "\n"
+        }
+        return out
+    }
+
+    /// Each media type of a `content` object with its schema.
+    private static func contentMarkdown(_ content: JSONValue?) -> String {
+        var out = ""
+        for (mediaType, media) in content?.members ?? [] {
+            out += "\(MarkdownText.code(mediaType)): \(typeSummary(media["schema"]))\n\n"
+            if let schema = media["schema"], schema["$ref"] == nil {
+                out += schemaMarkdown(schema)
+            }
+        }
+        return out
+    }
+
+    /// A schema's properties as a table (objects), or its type in a sentence.
+    static func schemaMarkdown(_ schema: JSONValue) -> String {
+        var out = ""
+        if let description = schema["description"]?.string { out += description + "\n\n" }
+        var rows: [String] = []
+        collectProperties(schema, prefix: "", depth: 0, into: &rows)
+        guard !rows.isEmpty else {
+            return out + "Type: \(typeSummary(schema)).\n\n"
+        }
+        out += "| Property | Type | Required | Description |\n| --- | --- | --- | --- |\n"
+        out += rows.joined()
+        return out + "\n"
+    }
+
+    /// One row per property; nested objects (not references) add their properties as
+    /// `parent.child` rows, a few levels deep.
+    private static func collectProperties(
+        _ schema: JSONValue, prefix: String, depth: Int, into rows: inout [String]
+    ) {
+        let required = Set((schema["required"]?.array ?? []).compactMap(\.string))
+        for (name, property) in schema["properties"]?.members ?? [] {
+            let fullName = prefix + name
+            var description = property["description"]?.string ?? ""
+            if let values = property["enum"]?.array, !values.isEmpty {
+                let list = values.map { MarkdownText.code($0.literal) }.joined(separator: ", ")
+                description += (description.isEmpty ? "" : " ") + "One of \(list)."
+            }
+            if let example = property["example"] {
+                description +=
+                    (description.isEmpty ? "" : " ") + "Example: \(MarkdownText.code(example.literal))."
+            }
+            rows.append(
+                "| \(MarkdownText.cellCode(fullName)) | \(MarkdownText.cell(typeSummary(property))) | "
+                    + "\(required.contains(name) ? "yes" : "no") | \(MarkdownText.cell(description)) |\n")
+            if depth < 3, property["$ref"] == nil, property["properties"] != nil {
+                collectProperties(property, prefix: fullName + ".", depth: depth + 1, into: &rows)
+            }
+            if depth < 3, let items = property["items"], items["$ref"] == nil, items["properties"] != nil {
+                collectProperties(items, prefix: fullName + "[].", depth: depth + 1, into: &rows)
+            }
+        }
+    }
+
+    /// `string (uri)`, `array of [Link](#link)`, `one of A, B`.
+    static func typeSummary(_ schema: JSONValue?) -> String {
+        guard let schema else { return "any" }
+        if let name = referenceName(schema) {
+            return "[\(MarkdownText.escape(name))](#schema-\(Slugger.slug(name)))"
+        }
+        for combiner in ["oneOf", "anyOf", "allOf"] {
+            if let options = schema[combiner]?.array, !options.isEmpty {
+                let word = combiner == "allOf" ? "all of" : "one of"
+                return word + " " + options.map { typeSummary($0) }.joined(separator: ", ")
+            }
+        }
+        var type: String
+        switch schema["type"] {
+        case .string(let name): type = name
+        case .array(let names): type = names.compactMap(\.string).joined(separator: " or ")
+        default: type = schema["properties"] != nil ? "object" : "any"
+        }
+        if type == "array" { type = "array of " + typeSummary(schema["items"]) }
+        if let format = schema["format"]?.string { type += " (\(format))" }
+        if schema["nullable"]?.bool == true { type += ", nullable" }
+        return type
+    }
+
+    /// `Link` for `{"$ref": "#/components/schemas/Link"}`.
+    static func referenceName(_ value: JSONValue) -> String? {
+        guard let reference = value["$ref"]?.string else { return nil }
+        return reference.split(separator: "/").last.map(String.init)
+    }
+}

@@ -1,0 +1,79 @@
+/// An HTML template from the theme, with `{{name}}` placeholders, read once and filled per page.
+///
+/// The known placeholders are listed in `slots`; `{{icon NAME}}` inlines the SVG file
+/// `assets/icons/NAME.svg` of the theme (inline, so that icons take the text colour in both
+/// themes). An unknown placeholder is an error when the template is read, not a silent blank.
+///
+/// ```swift
+/// let template = try PageTemplate(text: "<title>{{title}}</title>", icons: [:])
+/// template.render(["title": "Routing"])  // <title>Routing</title> (as bytes)
+/// ```
+public struct PageTemplate: Sendable {
+    /// The placeholders a page template may use.
+    public static let slots: Set<String> = [
+        "title", "description", "root", "page-kind", "sidebar", "content", "toc", "pager", "scripts",
+        "source-path",
+    ]
+
+    private enum Part: Sendable {
+        case literal([UInt8])
+        case slot(String)
+    }
+
+    private let parts: [Part]
+
+    /// Parses `text`. `icons` maps icon names to their SVG markup.
+    public init(text: String, icons: [String: String]) throws(WeaveMessage) {
+        var parts: [Part] = []
+        var literal: [UInt8] = []
+        var rest = Substring(text)
+        while let open = rest.range(of: "{{") {
+            literal += Array(rest[..<open.lowerBound].utf8)
+            guard let close = rest[open.upperBound...].range(of: "}}") else { throw .unclosedPlaceholder }
+            let name = Self.trimSpaces(rest[open.upperBound..<close.lowerBound])
+            if name.hasPrefix("icon ") {
+                let icon = Self.trimSpaces(name.dropFirst(5))
+                guard let svg = icons[icon] else { throw .unknownPlaceholder(name: name) }
+                literal += Array(svg.utf8)
+            } else {
+                guard Self.slots.contains(name) else { throw .unknownPlaceholder(name: name) }
+                parts.append(.literal(literal))
+                literal = []
+                parts.append(.slot(name))
+            }
+            rest = rest[close.upperBound...]
+        }
+        literal += Array(rest.utf8)
+        parts.append(.literal(literal))
+        self.parts = parts
+    }
+
+    /// The page: each placeholder replaced by its value's bytes (missing values are empty).
+    public func render(_ values: [String: [UInt8]]) -> [UInt8] {
+        var capacity = 0
+        for part in parts {
+            switch part {
+            case .literal(let bytes): capacity += bytes.count
+            case .slot(let name): capacity += values[name]?.count ?? 0
+            }
+        }
+        var output: [UInt8] = []
+        output.reserveCapacity(capacity)
+        for part in parts {
+            switch part {
+            case .literal(let bytes): output += bytes
+            case .slot(let name): output += values[name] ?? []
+            }
+        }
+        return output
+    }
+
+    private static func trimSpaces(_ text: Substring) -> String {
+        String(text.drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
+    }
+
+    /// `render` with string values, for small pages and tests.
+    public func render(strings values: [String: String]) -> String {
+        String(decoding: render(values.mapValues { Array($0.utf8) }), as: UTF8.self)
+    }
+}

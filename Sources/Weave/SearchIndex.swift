@@ -1,0 +1,230 @@
+import Literate
+
+/// One searchable section of the site: a heading and the prose under it, up to the next
+/// heading of level 1 to 3.
+public struct SearchSection: Sendable, Equatable {
+    /// The page's title, shown beside the result.
+    public var page: String
+    public var title: String
+    /// Relative to the site root: `chapters/03-universal-links.html#the-association-file`.
+    public var url: String
+    /// The section's prose as plain text; code blocks are left out (their chunk names are in).
+    public var text: String
+
+    public init(page: String, title: String, url: String, text: String) {
+        self.page = page
+        self.title = title
+        self.url = url
+        self.text = text
+    }
+}
+
+/// The pass that cuts a page into search sections.
+struct SectionCollector: MarkdownWalker {
+    private(set) var sections: [SearchSection] = []
+    private let pageTitle: String
+    private let pageURL: String
+    private let headingIDs: [String]
+    private var headingIndex = 0
+    private var headingID: String?
+    private var inHeading = false
+    /// Text is gathered as bytes with runs of white space collapsed on the way in: the
+    /// collector reads every word of the book.
+    private var headingText: [UInt8] = []
+    private var text: [UInt8] = []
+
+    init(pageTitle: String, pageURL: String, headingIDs: [String]) {
+        self.pageTitle = pageTitle
+        self.pageURL = pageURL
+        self.headingIDs = headingIDs
+        sections.append(SearchSection(page: pageTitle, title: pageTitle, url: pageURL, text: ""))
+    }
+
+    /// The sections of a page, without empty ones.
+    static func collect(_ document: MarkdownNode, pageTitle: String, pageURL: String, headingIDs: [String])
+        -> [SearchSection]
+    {
+        var collector = SectionCollector(pageTitle: pageTitle, pageURL: pageURL, headingIDs: headingIDs)
+        document.traverse(&collector)
+        return collector.finish()
+    }
+
+    /// The sections, once the walk is over, without empty ones.
+    mutating func finish() -> [SearchSection] {
+        flush()
+        return sections.filter { !$0.text.isEmpty || $0.url.utf8.contains(UInt8(ascii: "#")) }
+    }
+
+    private mutating func flush() {
+        sections[sections.count - 1].text = Self.string(text)
+        text.removeAll(keepingCapacity: true)
+    }
+
+    private static func string(_ bytes: [UInt8]) -> String {
+        var end = bytes.count
+        while end > 0, bytes[end - 1] == UInt8(ascii: " ") { end -= 1 }
+        return String(decoding: bytes[..<end], as: UTF8.self)
+    }
+
+    /// Appends `value`, turning each run of white space into one space and dropping leading ones.
+    private static func append(_ value: String, to buffer: inout [UInt8]) {
+        var value = value
+        value.withUTF8 { bytes in
+            var start = 0
+            for index in 0..<bytes.count {
+                let byte = bytes[index]
+                guard byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\t")
+                else {
+                    continue
+                }
+                if start < index {
+                    buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<index]))
+                }
+                if let last = buffer.last, last != UInt8(ascii: " ") { buffer.append(UInt8(ascii: " ")) }
+                start = index + 1
+            }
+            if start < bytes.count {
+                buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...]))
+            }
+        }
+    }
+
+    private mutating func add(_ value: String) {
+        if inHeading { Self.append(value, to: &headingText) } else { Self.append(value, to: &text) }
+    }
+
+    mutating func visit(_ node: MarkdownNode, entering: Bool) {
+        switch node.kind {
+        case .heading(let level):
+            if entering {
+                headingID = headingIndex < headingIDs.count ? headingIDs[headingIndex] : nil
+                headingIndex += 1
+                inHeading = level <= 3
+                headingText.removeAll(keepingCapacity: true)
+            } else if inHeading, let id = headingID {
+                inHeading = false
+                flush()
+                let title = Self.string(headingText)
+                if level == 1, sections.count == 1, sections[0].text.isEmpty {
+                    sections[0].title = title
+                } else {
+                    sections.append(
+                        SearchSection(page: pageTitle, title: title, url: pageURL + "#" + id, text: ""))
+                }
+            } else {
+                add(" ")
+            }
+        case .text(let value), .code(let value):
+            if entering { add(value) }
+        case .softBreak, .lineBreak:
+            if entering { add(" ") }
+        case .codeBlock(let fence):
+            guard entering, fence.info.utf8.contains(UInt8(ascii: "#")),
+                case .success(let attributes) = BlockAttributes.parse(fence.info),
+                let name = attributes.chunkName
+            else { return }
+            add(" ⟨\(name)⟩ ")
+        case .paragraph, .item, .blockQuote:
+            if !entering { add(" ") }
+        default:
+            break
+        }
+    }
+}
+
+/// The offline search index: every section of every page, as JSON the site's script reads.
+///
+/// It is written twice: `search-index.json` for tools and servers, and `search-index.js`
+/// (the same data assigned to `window.WORKBOOK_SEARCH`) because browsers refuse `fetch` on
+/// pages opened from files, while a `<script>` loads either way.
+///
+/// ```json
+/// {"version":1,"sections":[{"page":"Routing","title":"Patterns",
+///   "url":"chapters/02-routing.html#patterns","text":"A pattern is ..."}]}
+/// ```
+public enum SearchIndex {
+    public static func json(_ sections: [SearchSection]) -> [UInt8] {
+        json(entries: [entries(sections)])
+    }
+
+    /// The sections as JSON objects separated by commas: one page's part of the index, made
+    /// while the page is rendered so that pages are indexed in parallel.
+    static func entries(_ sections: [SearchSection]) -> [UInt8] {
+        var output: [UInt8] = []
+        output.reserveCapacity(sections.reduce(0) { $0 + $1.text.utf8.count + $1.title.utf8.count + 96 })
+        for (index, section) in sections.enumerated() {
+            if index > 0 { output.append(UInt8(ascii: ",")) }
+            output += Array("\n{\"page\":".utf8)
+            JSONText.append(section.page, to: &output)
+            output += Array(",\"title\":".utf8)
+            JSONText.append(section.title, to: &output)
+            output += Array(",\"url\":".utf8)
+            JSONText.append(section.url, to: &output)
+            output += Array(",\"text\":".utf8)
+            JSONText.append(section.text, to: &output)
+            output.append(UInt8(ascii: "}"))
+        }
+        return output
+    }
+
+    /// The index from the pages' parts, in page order.
+    static func json(entries parts: [[UInt8]]) -> [UInt8] {
+        var output = Array("{\"version\":1,\"sections\":[".utf8)
+        output.reserveCapacity(parts.reduce(64) { $0 + $1.count + 1 })
+        var first = true
+        for part in parts where !part.isEmpty {
+            if !first { output.append(UInt8(ascii: ",")) }
+            output += part
+            first = false
+        }
+        output += Array("\n]}\n".utf8)
+        return output
+    }
+
+    /// The same index as a script that needs no `fetch`.
+    public static func script(json: [UInt8]) -> [UInt8] {
+        var script = Array("window.WORKBOOK_SEARCH = ".utf8)
+        script.reserveCapacity(json.count + 32)
+        script.append(contentsOf: json[..<max(0, json.count - 1)])
+        script.append(contentsOf: Array(";\n".utf8))
+        return script
+    }
+}
+
+/// JSON string literals written straight into a byte buffer.
+enum JSONText {
+    private static let hex = Array("0123456789abcdef".utf8)
+
+    static func append(_ text: String, to output: inout [UInt8]) {
+        output.append(UInt8(ascii: "\""))
+        var text = text
+        text.withUTF8 { bytes in
+            var start = 0
+            for index in 0..<bytes.count {
+                let byte = bytes[index]
+                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else {
+                    continue
+                }
+                if start < index {
+                    output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<index]))
+                }
+                start = index + 1
+                output.append(UInt8(ascii: "\\"))
+                switch byte {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"): output.append(byte)
+                case UInt8(ascii: "\n"): output.append(UInt8(ascii: "n"))
+                case UInt8(ascii: "\t"): output.append(UInt8(ascii: "t"))
+                case UInt8(ascii: "\r"): output.append(UInt8(ascii: "r"))
+                default:
+                    output.append(contentsOf: [
+                        UInt8(ascii: "u"), 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 0xF)],
+                    ])
+                }
+            }
+            if start < bytes.count {
+                output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...]))
+            }
+        }
+        output.append(UInt8(ascii: "\""))
+    }
+}

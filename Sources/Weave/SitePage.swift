@@ -1,0 +1,75 @@
+import Literate
+
+/// One page of the site. Every page, generated or not, is Markdown first: the chapters and
+/// exercises as written, the home page from the theme, and the glossary, snippet index and API
+/// reference as Markdown the builder writes. So every page gets the same anchors, link checks,
+/// search entries and rendering.
+struct SitePage: Sendable {
+    enum Kind: String, Sendable {
+        case home, chapter, exercise, glossary, snippets, api
+        case notFound = "not-found"
+    }
+
+    var kind: Kind
+    /// The Markdown's book-relative path (virtual for generated pages: `glossary.md`).
+    var source: String
+    /// The page's path in the site: `chapters/03-universal-links.html`.
+    var output: String
+    var title: String
+    /// The chapter or exercise number from the file name (`03-...` gives 3).
+    var number: Int?
+    var document: MarkdownNode
+    var text: SourceText
+    var blocks: [CodeBlock] = []
+    /// The id of each code block, by the line of its opening fence.
+    var codeIDs: [Int: String] = [:]
+    var headings: [HeadingAnchor] = []
+    var htmlIDs: [String] = []
+    var links: [PageLink] = []
+
+    init(kind: Kind, source: String, output: String, markdown: String, document: MarkdownNode? = nil) {
+        self.kind = kind
+        self.source = source
+        self.output = output
+        self.document = document ?? MarkdownParser.parse(markdown)
+        self.text = SourceText(markdown)
+        let name =
+            source.split(separator: "/").dropLast(kind == .exercise ? 1 : 0).last.map(String.init) ?? source
+        let digits = name.prefix { $0.isNumber }
+        self.number = digits.isEmpty ? nil : Int(digits)
+        self.title = ""
+        self.title = Self.firstHeading(self.document) ?? name
+    }
+
+    /// Every id a link may name on this page.
+    var anchors: Set<String> {
+        Set(headings.map(\.id)).union(htmlIDs).union(codeIDs.values).union(["top"])
+    }
+
+    /// The text of the first level-1 heading, if any.
+    static func firstHeading(_ document: MarkdownNode) -> String? {
+        for child in document.children {
+            if case .heading(let level) = child.kind, level == 1 { return child.plainText }
+        }
+        return nil
+    }
+
+    /// Names the page's code blocks and headings, and collects its links, in one walk. Chapter
+    /// blocks take their ids from the chunk directory (`chunk-NAME` for a chunk's first
+    /// definition); the others `code-LINE`.
+    mutating func collectAnchors(blocks: [CodeBlock], directory: ChunkDirectory?, reserved: [String]) {
+        self.blocks = blocks
+        for block in blocks {
+            let line = block.location.line
+            codeIDs[line] =
+                directory?.entry(BlockKey(chapter: source, line: line))?.id ?? "code-\(line)"
+        }
+        var passes = WalkerPair(
+            first: AnchorCollector(reserved: Array(codeIDs.values) + reserved),
+            second: LinkCollector(source: text))
+        document.traverse(&passes)
+        headings = passes.first.headings
+        htmlIDs = passes.first.htmlIDs
+        links = passes.second.links
+    }
+}

@@ -1,0 +1,140 @@
+import Foundation
+import Literate
+
+/// The site's theme, read from real files (never from strings in Swift):
+///
+///     templates/page.html     the page template, with {{placeholders}}
+///     assets/                 copied into the site as they are (CSS, JS, icons)
+///     assets/icons/*.svg      also inlined where the template says {{icon NAME}}
+///     home.md                 the home page's text
+///     404.md                  the text of the page for a missing path
+///     glossary.json           the glossary's terms
+public struct Theme: Sendable {
+    public var folder: URL
+    public var template: PageTemplate
+    /// Book-relative paths are not used here: these are relative to `assets/`.
+    public var assetFiles: [String]
+    public var home: String
+    /// The text of the page a server shows for a missing path.
+    public var notFound: String
+    public var glossary: Glossary
+    /// The ids the template and the navigation use (`content`, `help`, `nav-chapters`): no
+    /// heading may take one.
+    public var reservedIDs: [String]
+
+    /// Reads the theme in `folder`. Throws a `Diagnostic` naming the file that is missing or wrong.
+    ///
+    /// `home.md`, `404.md` and `glossary.json` describe one book: with `includeContent: false`
+    /// (a theme borrowed from another book) plain defaults stand in for them.
+    public static func load(_ folder: URL, includeContent: Bool = true) throws(Diagnostic) -> Theme {
+        let templateURL = folder.appendingPathComponent("templates/page.html")
+        guard let templateText = read(templateURL) else {
+            throw Diagnostic(.error, text: WeaveMessage.themeMissing(path: folder.path).text, at: nil)
+        }
+        let assets = folder.appendingPathComponent("assets")
+        let assetFiles = files(under: assets)
+        var icons: [String: String] = [:]
+        for path in assetFiles where path.hasPrefix("icons/") && path.hasSuffix(".svg") {
+            let name = String(path.dropFirst("icons/".count).dropLast(".svg".count))
+            icons[name] = read(assets.appendingPathComponent(path))?.trimmingCharacters(
+                in: .whitespacesAndNewlines)
+        }
+        let template: PageTemplate
+        do {
+            template = try PageTemplate(text: templateText, icons: icons)
+        } catch {
+            throw Diagnostic(
+                .error, text: error.text, at: SourceLocation(path: "site/templates/page.html", line: 1))
+        }
+        let content = { (name: String) in includeContent ? read(folder.appendingPathComponent(name)) : nil }
+        let glossaryText = content("glossary.json") ?? "{\"terms\": []}"
+        let glossary: Glossary
+        do {
+            glossary = try Glossary(json: glossaryText)
+        } catch {
+            throw Diagnostic(
+                .error, text: error.text, at: SourceLocation(path: "site/glossary.json", line: 1))
+        }
+        return Theme(
+            folder: folder, template: template, assetFiles: assetFiles,
+            home: content("home.md") ?? "# Contents of the book\n",
+            notFound: content("404.md") ?? "# Page not found\n",
+            glossary: glossary,
+            reservedIDs: AnchorCollector.ids(in: templateText)
+                + ["nav-chapters", "nav-exercises", "nav-reference", "toc-title", "top"])
+    }
+
+    static func read(_ url: URL) -> String? {
+        FileManager.default.contents(atPath: url.path).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// Every regular file under `folder`, relative to it, sorted; hidden files are skipped.
+    static func files(under folder: URL) -> [String] {
+        guard let enumerator = FileManager.default.enumerator(atPath: folder.path) else { return [] }
+        var result: [String] = []
+        while let path = enumerator.nextObject() as? String {
+            if path.split(separator: "/").contains(where: { $0.hasPrefix(".") }) { continue }
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(
+                atPath: folder.appendingPathComponent(path).path, isDirectory: &isDirectory),
+                !isDirectory.boolValue
+            {
+                result.append(path)
+            }
+        }
+        return result.sorted()
+    }
+}
+
+/// The glossary's terms, from the theme's `glossary.json`:
+///
+/// ```json
+/// {"intro": "Markdown shown above the list",
+///  "terms": [{"term": "AASA", "aliases": ["apple-app-site-association"],
+///             "definition": "Markdown", "see": ["chapters/03-universal-links.md#the-association-file"]}]}
+/// ```
+///
+/// `see` links are book-relative Markdown links to heading anchors; the build checks them like
+/// every other link.
+public struct Glossary: Sendable, Equatable {
+    public struct Term: Sendable, Equatable, Decodable {
+        public var term: String
+        public var aliases: [String]?
+        public var definition: String
+        public var see: [String]?
+    }
+
+    public var intro: String
+    public var terms: [Term]
+    /// The JSON text, to find the line of a term for diagnostics.
+    public var text: String
+
+    private struct File: Decodable {
+        var intro: String?
+        var terms: [Term]
+    }
+
+    public init(json text: String) throws(WeaveMessage) {
+        let file: File
+        do {
+            file = try JSONDecoder().decode(File.self, from: Data(text.utf8))
+        } catch {
+            throw .invalidGlossary(detail: "\(error)")
+        }
+        intro = file.intro ?? ""
+        terms = file.terms
+        self.text = text
+    }
+
+    /// The 1-based line and column of the first occurrence of `needle` in the JSON text.
+    func position(of needle: String) -> (line: Int, column: Int) {
+        guard let range = text.range(of: needle) else { return (1, 1) }
+        let before = text[..<range.lowerBound]
+        let line = before.reduce(1) { $1 == "\n" ? $0 + 1 : $0 }
+        let column =
+            before.count
+            - (before.lastIndex(of: "\n").map { before.distance(from: before.startIndex, to: $0) + 1 } ?? 0)
+            + 1
+        return (line, column)
+    }
+}

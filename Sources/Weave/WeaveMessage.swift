@@ -1,0 +1,53 @@
+/// Every message the site generator prints, declared in one place so tests can pin the texts.
+public enum WeaveMessage: Error, Hashable, Sendable {
+    case brokenLink(destination: String, missing: String)
+    case missingAnchor(destination: String, page: String, anchor: String)
+    case absoluteLink(destination: String)
+    case linkLeavesBook(destination: String)
+    case highlightMissing(folder: String)
+    case themeMissing(path: String)
+    case unknownPlaceholder(name: String)
+    case unclosedPlaceholder
+    case invalidGlossary(detail: String)
+    case invalidOpenAPI(path: String, detail: String)
+    case invalidCoverage(path: String, detail: String)
+    case outputNotOurs(path: String)
+    case writeFailed(path: String, reason: String)
+    case unreadable(path: String, reason: String)
+
+    public var text: String {
+        switch self {
+        case .brokenLink(let destination, let missing):
+            return "broken link '\(destination)': no page or file '\(missing)' in the book"
+        case .missingAnchor(let destination, let page, let anchor):
+            return "broken link '\(destination)': '\(page)' has no heading or anchor '\(anchor)'"
+        case .absoluteLink(let destination):
+            return "broken link '\(destination)': a path starting with '/' breaks when the site is "
+                + "opened from files; write it relative to this page"
+        case .linkLeavesBook(let destination):
+            return "broken link '\(destination)': it leads outside the book folder"
+        case .highlightMissing(let folder):
+            return "highlight.js not found in '\(folder)' (Debian package libjs-highlight.js); "
+                + "code blocks render without highlighting"
+        case .themeMissing(let path):
+            return "no theme at '\(path)' (a folder holding templates/page.html)"
+        case .unknownPlaceholder(let name):
+            return "unknown placeholder '{{\(name)}}'"
+        case .unclosedPlaceholder:
+            return "placeholder opened with '{{' is never closed"
+        case .invalidGlossary(let detail):
+            return "invalid glossary: \(detail)"
+        case .invalidOpenAPI(let path, let detail):
+            return "cannot read the OpenAPI document '\(path)': \(detail)"
+        case .invalidCoverage(let path, let detail):
+            return "cannot read coverage data '\(path)': \(detail)"
+        case .outputNotOurs(let path):
+            return "'\(path)' exists and was not written by 'workbook build'; remove it or choose "
+                + "another --out folder"
+        case .writeFailed(let path, let reason):
+            return "cannot write '\(path)': \(reason)"
+        case .unreadable(let path, let reason):
+            return "cannot read '\(path)': \(reason)"
+        }
+    }
+}

@@ -1,0 +1,100 @@
+import CommandLineKit
+import Foundation
+import Literate
+import LiterateCLI
+import Weave
+
+/// `workbook build`: weaves the book into a static HTML site.
+let buildCommand = Command(
+    CommandSpec(
+        name: "build",
+        abstract: "Weave the book into a static HTML site.",
+        discussion: """
+            Renders every chapter (and every exercises/*/README.md) with the theme in site/, plus
+            a home page, a glossary, a snippet index, the mock server's API reference, a page
+            holding the whole book and a 404 page, and writes an offline search index. Each code
+            block shows its chunk, its target file and a badge saying what proves it; 'tested' is
+            measured from coverage data (swift test --enable-code-coverage), never declared.
+
+            Every internal link and anchor is checked: a broken one is reported as
+            chapters/NN-slug.md:LINE:COL: error: ... and the build exits 1 (the site is still
+            written, to look at). External links are not fetched. The output folder is emptied
+            first, but only if an earlier build wrote it.
+            """,
+        options: [
+            bookOption,
+            OptionSpec("out", value: "DIR", help: "Where to write the site (default: BOOK/build/site)."),
+            OptionSpec("solutions", help: "Include each exercise's solution (for instructors)."),
+            OptionSpec(
+                "theme", value: "DIR",
+                help: "The theme folder (default: BOOK/site, else the workbook's own theme)."),
+            OptionSpec(
+                "coverage", value: "FILE",
+                help: "llvm-cov JSON export (default: the newest BOOK/.build/debug/codecov/*.json)."),
+        ])
+) { arguments, console in
+    let root = try bookRoot(arguments)
+    let workingDirectory = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+    func resolve(_ path: String) -> URL {
+        URL(fileURLWithPath: path, relativeTo: workingDirectory).standardizedFileURL
+    }
+    let output = arguments.value("out").map(resolve) ?? root.appendingPathComponent("build/site")
+    var options = SiteOptions(
+        bookRoot: root, outputFolder: output,
+        themeFolder: try themeFolder(arguments, root: root, resolve: resolve),
+        checkers: SnippetCheckers.all)
+    options.includeSolutions = arguments.flag("solutions")
+    if let coverage = arguments.value("coverage") {
+        let url = resolve(coverage)
+        guard FileManager.default.fileExists(atPath: url.path) else {
+            throw CommandError.badInput("no coverage data at '\(coverage)'")
+        }
+        options.coverageFile = url
+    }
+    let report: SiteReport
+    do throws(Diagnostic) {
+        report = try SiteBuilder.build(options)
+    } catch {
+        throw CommandError.badInput(error.location == nil ? error.message : error.description)
+    }
+    for diagnostic in report.diagnostics { console.error(diagnostic.description) }
+    let errors = report.diagnostics.filter { $0.severity == .error }.count
+    if let coverage = report.coverageFile {
+        console.print("build: \(report.testedBlocks) blocks tested, measured from \(coverage)")
+    } else {
+        console.print(
+            "build: no coverage data, so no block is claimed as tested "
+                + "(run 'swift test --enable-code-coverage' to measure it)")
+    }
+    console.print(
+        "build: \(report.pages.count) pages, \(report.fileCount) files in \(displayPath(output, root: root)), "
+            + "\(errors) errors")
+    return errors == 0 ? .success : .failure
+}
+
+/// `--theme DIR`, else the book's `site/`, else the theme beside these sources (so that any
+/// folder of Markdown chapters can be built, as the benchmark does).
+private func themeFolder(_ arguments: ParsedArguments, root: URL, resolve: (String) -> URL) throws -> URL {
+    if let theme = arguments.value("theme") {
+        let url = resolve(theme)
+        guard FileManager.default.fileExists(atPath: url.appendingPathComponent("templates/page.html").path)
+        else {
+            throw CommandError.badInput("no theme at '\(theme)' (a folder holding templates/page.html)")
+        }
+        return url
+    }
+    let own = root.appendingPathComponent("site")
+    if FileManager.default.fileExists(atPath: own.appendingPathComponent("templates/page.html").path) {
+        return own
+    }
+    let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+    return repository.appendingPathComponent("site")
+}
+
+/// The output folder relative to the book when inside it, for a short summary line.
+private func displayPath(_ url: URL, root: URL) -> String {
+    let path = url.standardizedFileURL.path
+    let prefix = root.standardizedFileURL.path + "/"
+    return path.hasPrefix(prefix) ? String(path.dropFirst(prefix.count)) : path
+}

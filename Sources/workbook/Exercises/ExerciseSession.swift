@@ -1,0 +1,165 @@
+import CommandLineKit
+import Foundation
+import LiterateCLI
+
+/// What every `workbook exercises` subcommand starts from: the book, its exercises, the
+/// learner's progress, and where generated packages are built.
+struct ExerciseSession {
+    var root: URL
+    var catalog: ExerciseCatalog
+    /// Generated packages and their build caches: `.build/exercises` unless `--build-path` says.
+    var buildRoot: URL
+    var console: Console
+
+    /// The option shared by the subcommands that build.
+    static let buildPathOption = OptionSpec(
+        "build-path", value: "DIR",
+        help: "Where the generated packages and their build caches live (default: .build/exercises).")
+
+    static func open(_ arguments: ParsedArguments, console: Console) throws -> ExerciseSession {
+        let root = try bookRoot(arguments)
+        let catalog = try catching { try ExerciseCatalog.load(root: root) }
+        let buildRoot = arguments.value("build-path").map {
+            URL(
+                fileURLWithPath: $0,
+                relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+            )
+            .standardizedFileURL
+        }
+        return ExerciseSession(
+            root: root, catalog: catalog,
+            buildRoot: buildRoot ?? root.appendingPathComponent(".build/exercises"), console: console)
+    }
+
+    func loadProgress() throws -> ExerciseProgress {
+        try catching { try ExerciseProgress.load(root: root) }
+    }
+
+    func save(_ progress: ExerciseProgress) throws {
+        try progress.save(root: root)
+    }
+
+    func exercise(_ text: String?, progress: ExerciseProgress) throws -> Exercise {
+        if let text { return try catching { try catalog.exercise(named: text) } }
+        guard let current = progress.currentExercise(in: catalog) else {
+            throw CommandError.badInput("every exercise is done; name one to work on it again")
+        }
+        return current
+    }
+
+    /// A repository-relative path for messages.
+    func display(_ url: URL) -> String { PathMapping.display(url, root: root) }
+
+    /// Creates `Work/` from the starter the first time it is needed. Returns whether it did.
+    @discardableResult
+    func ensureWork(_ exercise: Exercise) throws -> Bool {
+        let fileManager = FileManager.default
+        if fileManager.fileExists(atPath: exercise.work.path) { return false }
+        try fileManager.copyItem(at: exercise.starter, to: exercise.work)
+        console.print("created \(display(exercise.work))/ from Starter/: edit the files there")
+        return true
+    }
+
+    /// A builder for one of the generated packages under the build folder.
+    func builder(package name: String, testTimeout: TimeInterval) throws -> ExerciseBuilder {
+        let core = root.appendingPathComponent("Sources/DeepLinkCore")
+        var environment = ["WORKBOOK_ROOT": root.path]
+        if let executable = Bundle.main.executableURL?.resolvingSymlinksInPath().path {
+            environment["WORKBOOK_EXECUTABLE"] = executable
+        }
+        let console = console
+        return ExerciseBuilder(
+            root: root,
+            package: GeneratedPackage(
+                directory: buildRoot.appendingPathComponent(name),
+                coreSources: FileManager.default.fileExists(atPath: core.path) ? core : nil),
+            swift: try catching { try Subprocess.swiftExecutable() }, environment: environment,
+            testTimeout: testTimeout,
+            progress: { line in if console.isInteractive { console.error("… \(line)") } })
+    }
+
+    /// Builds and tests the learner's `Work/` of one exercise in the persistent `work` package and
+    /// prints a summary. Returns whether every test passed.
+    func check(_ exercise: Exercise, testTimeout: TimeInterval) throws -> Bool {
+        try ensureWork(exercise)
+        let builder = try builder(package: "work", testTimeout: testTimeout)
+        let member = PackageMember(exercise: exercise, sources: exercise.work)
+        let outcome = try builder.run([member])[exercise.id] ?? .failedToRun("no result")
+        console.print("check \(exercise.numberText) \(exercise.title) (\(display(exercise.work))/)")
+        switch outcome {
+        case .failedToRun(let reason):
+            console.print("✘ the exercise could not be built: \(reason)")
+            return false
+        case .doesNotCompile(let diagnostics, let log):
+            console.print("✘ \(display(exercise.work))/ does not compile yet:")
+            printDiagnostics(diagnostics, log: log)
+            return false
+        case .tested(let run, _):
+            return printTestSummary(run, exercise: exercise)
+        }
+    }
+
+    func printDiagnostics(_ diagnostics: [CompilerDiagnostic], log: String) {
+        if diagnostics.isEmpty {
+            console.print(log)
+            return
+        }
+        for diagnostic in diagnostics.prefix(10) {
+            console.print(diagnostic.headline)
+            for line in diagnostic.excerpt.prefix(8) { console.print(line) }
+        }
+        if diagnostics.count > 10 { console.print("… and \(diagnostics.count - 10) more errors") }
+    }
+
+    /// Prints which tests fail and why; returns whether all passed.
+    func printTestSummary(_ run: TestRun, exercise: Exercise) -> Bool {
+        let total = run.results.count
+        let failed = run.failed
+        if run.finished, total > 0, failed.isEmpty {
+            console.print("✔ all \(total) tests pass")
+            return true
+        }
+        if total == 0 {
+            console.print("✘ no test ran")
+            return false
+        }
+        console.print("✘ \(failed.count) of \(total) tests fail")
+        let shown = 8
+        for result in failed.prefix(shown) {
+            console.print("")
+            console.print("✘ \(result.fullName)")
+            for issue in result.issues {
+                let place = issue.location.map { "\($0): " } ?? ""
+                console.print("    \(place)\(issue.message)")
+                for detail in issue.details { console.print("    → \(detail)") }
+            }
+        }
+        if failed.count > shown {
+            console.print("")
+            console.print(
+                "… and \(failed.count - shown) more: "
+                    + failed.dropFirst(shown).map(\.fullName).prefix(6).joined(separator: ", ")
+                    + (failed.count > shown + 6 ? ", …" : ""))
+        }
+        let hints = exercise.hints.count
+        console.print("")
+        if hints > 0 {
+            console.print(
+                "Stuck? 'workbook exercises hint \(exercise.number)' reveals the next of \(hints) hints.")
+        }
+        return false
+    }
+
+    /// Turns the model's errors into the command line's bad-input error.
+    func catching<T>(_ body: () throws -> T) throws -> T {
+        try Self.catching(body)
+    }
+
+    static func catching<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as ExerciseError {
+            throw CommandError.badInput(error.description)
+        }
+    }
+}

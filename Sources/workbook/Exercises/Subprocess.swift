@@ -1,0 +1,122 @@
+import Dispatch
+import Foundation
+
+/// Runs `swift build` and `swift test` for the exercise commands: output captured in a file (so a
+/// chatty build can never block on a full pipe), a deadline after which the whole process group is
+/// killed, and Ctrl-C passed on to the child before the tool exits.
+enum Subprocess {
+    struct Result: Sendable {
+        var status: Int32
+        var output: String
+        var timedOut: Bool
+        var seconds: Double
+    }
+
+    /// Runs `executable` with `arguments` in `directory` and waits at most `timeout` seconds.
+    ///
+    /// Foundation starts each child in a process group of its own, so on a timeout (or Ctrl-C)
+    /// killing the group also stops what the child started, such as the test runner that
+    /// `swift test` spawns.
+    static func run(
+        _ executable: String, _ arguments: [String], in directory: URL, environment: [String: String] = [:],
+        timeout: TimeInterval
+    ) -> Result {
+        let started = Date()
+        let logURL = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "workbook-exercises-\(UUID().uuidString).log")
+        _ = FileManager.default.createFile(atPath: logURL.path, contents: nil)
+        defer { try? FileManager.default.removeItem(at: logURL) }
+        guard let log = try? FileHandle(forWritingTo: logURL) else {
+            return Result(status: 127, output: "cannot create \(logURL.path)", timedOut: false, seconds: 0)
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.currentDirectoryURL = directory
+        var env = ProcessInfo.processInfo.environment
+        for (key, value) in environment { env[key] = value }
+        process.environment = env
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = log
+        process.standardError = log
+        let finished = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in finished.signal() }
+        do {
+            try process.run()
+        } catch {
+            try? log.close()
+            return Result(
+                status: 127, output: "cannot run \(executable): \(error.localizedDescription)",
+                timedOut: false,
+                seconds: 0)
+        }
+        let pid = process.processIdentifier
+        ChildProcesses.shared.add(pid)
+        var timedOut = false
+        if finished.wait(timeout: .now() + timeout) == .timedOut {
+            timedOut = true
+            ChildProcesses.kill(pid)
+            _ = finished.wait(timeout: .now() + 10)
+        }
+        ChildProcesses.shared.remove(pid)
+        try? log.close()
+        let output =
+            FileManager.default.contents(atPath: logURL.path).map { String(decoding: $0, as: UTF8.self) }
+            ?? ""
+        return Result(
+            status: timedOut ? -1 : process.terminationStatus, output: output, timedOut: timedOut,
+            seconds: Date().timeIntervalSince(started))
+    }
+
+    /// The `swift` on PATH.
+    static func swiftExecutable() throws -> String {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        for folder in path.split(separator: ":") {
+            let candidate = "\(folder)/swift"
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+        }
+        throw ExerciseError.noSwift
+    }
+}
+
+/// The children running right now, so that Ctrl-C (or SIGTERM) stops them too: they live in
+/// process groups of their own, which the terminal's signal does not reach.
+final class ChildProcesses: @unchecked Sendable {
+    static let shared = ChildProcesses()
+
+    private let lock = NSLock()
+    private var pids: Set<Int32> = []
+    private var sources: [any DispatchSourceSignal] = []
+
+    func add(_ pid: Int32) {
+        lock.withLock {
+            pids.insert(pid)
+            if sources.isEmpty { installHandlers() }
+        }
+    }
+
+    func remove(_ pid: Int32) {
+        _ = lock.withLock { pids.remove(pid) }
+    }
+
+    /// Kills a child's whole process group, then the child itself.
+    static func kill(_ pid: Int32) {
+        _ = Foundation.kill(-pid, SIGKILL)
+        _ = Foundation.kill(pid, SIGKILL)
+    }
+
+    /// Called with the lock held, once.
+    private func installHandlers() {
+        for number in [SIGINT, SIGTERM] {
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { [weak self] in
+                let running = self?.lock.withLock { self?.pids ?? [] } ?? []
+                for pid in running { Self.kill(pid) }
+                exit(128 + number)
+            }
+            source.resume()
+            sources.append(source)
+        }
+    }
+}

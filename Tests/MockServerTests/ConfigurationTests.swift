@@ -1,0 +1,174 @@
+import AttributionService
+import DeepLinkCore
+import EventLog
+import Foundation
+import HTTPShell
+import MockServer
+import Testing
+
+/// The repository root, found from this file's place in it.
+let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent()
+let demoConfiguration = repositoryRoot.appendingPathComponent("config/demo.json")
+
+struct BrokenConfiguration: CustomTestStringConvertible, Sendable {
+    var id: String
+    var change: @Sendable (inout ServerConfiguration) -> Void
+    var message: String
+
+    var testDescription: String { id }
+}
+
+let brokenConfigurations: [BrokenConfiguration] = [
+    BrokenConfiguration(
+        id: "keys-swapped", change: { $0.keys.publishable = "li2_sk_x12345" },
+        message: "keys.publishable: a publishable key starts with li2_pk_"),
+    BrokenConfiguration(
+        id: "no-domain", change: { $0.linkDomains = [] },
+        message: "linkDomains: at least one domain is required"),
+    BrokenConfiguration(
+        id: "bad-domain", change: { $0.linkDomains = ["https://go.example"] },
+        message: "linkDomains[0]: 'https://go.example' is not a host name"),
+    BrokenConfiguration(
+        id: "team-id", change: { $0.ios?.teamID = "abcde12345" },
+        message: "ios.teamID: a Team ID is 10 upper-case letters and digits"),
+    BrokenConfiguration(
+        id: "link-domain", change: { $0.links[0].domain = "other.example" },
+        message: "links[0].domain: 'other.example' is not one of linkDomains"),
+    BrokenConfiguration(
+        id: "reserved-key", change: { $0.links[0].key = "healthz" },
+        message: "links[0].key: key is reserved: healthz is a path of the server itself"),
+    BrokenConfiguration(
+        id: "twice", change: { $0.links[1].key = "summer" },
+        message: "links[1]: go.example/summer appears twice"),
+]
+
+struct ConfigurationTests {
+    @Test func theShippedDemoLoadsWithEverythingTheQuickStartNeeds() throws {
+        let configuration = try ServerConfiguration.load(from: demoConfiguration, environment: [:])
+        #expect(configuration.linkDomains == ["go.example"])
+        #expect(configuration.ios?.appID == "ABCDE12345.com.example.shop")
+        #expect(configuration.ios?.appStoreID == "1234567890")
+        #expect(configuration.android?.package == "com.example.shop")
+        #expect(configuration.links.count >= 3)
+        #expect(configuration.keys.publishable.hasPrefix("li2_pk_"))
+        #expect(configuration.keys.secret.hasPrefix("li2_sk_"))
+        _ = try WellKnownFiles(configuration: configuration)
+    }
+
+    @Test func theEnvironmentReplacesTheKeys() throws {
+        let configuration = try ServerConfiguration.load(
+            from: demoConfiguration,
+            environment: [
+                "WORKBOOK_PUBLISHABLE_KEY": "li2_pk_from_env", "WORKBOOK_SECRET_KEY": "li2_sk_from_env",
+            ])
+        #expect(configuration.keys == .init(publishable: "li2_pk_from_env", secret: "li2_sk_from_env"))
+    }
+
+    @Test(arguments: brokenConfigurations)
+    func anUnusableConfigurationIsRefusedWithItsField(_ broken: BrokenConfiguration) {
+        var configuration = TestServer.configuration
+        broken.change(&configuration)
+        #expect(throws: ConfigurationError(file: nil, message: broken.message)) {
+            try configuration.validate()
+        }
+    }
+
+    @Test func aConfigurationFileErrorNamesTheFileAndTheField() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "config-\(UUID().uuidString).json")
+        try Data(#"{"linkDomains": ["go.example"], "links": []}"#.utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        #expect(throws: ConfigurationError(file: file.path, message: "keys: required")) {
+            try ServerConfiguration.load(from: file, environment: [:])
+        }
+    }
+}
+
+struct WellKnownFileTests {
+    @Test func theGeneratedFilesPassTheBooksLintersAndOpenOnlyShortLinks() throws {
+        let files = try WellKnownFiles(configuration: TestServer.configuration)
+        let aasa = try #require(files.appleAppSiteAssociation)
+        let assetLinks = try #require(files.assetLinks)
+        #expect(AASALinter.lint(aasa) == [])
+        #expect(AssetLinksLinter.lint(assetLinks) == [])
+        let matcher = AASAMatcher(try AASAFile.decode(aasa))
+        let matches = { (path: String) in matcher.appIDs(opening: URL(string: "https://go.example\(path)")!) }
+        #expect(matches("/summer") == ["ABCDE12345.com.example.shop"])
+        #expect(matches("/api/v1/track/open") == [])
+        #expect(matches("/healthz") == [])
+    }
+
+    @Test func theAssociationFileIsServedTheWayAppleFetchesIt() async throws {
+        let app = try TestServer.makeApp()
+        let response = await app.respond(to: get("/.well-known/apple-app-site-association"))
+        let findings = AASAHostingCheck.check(
+            AASAHostingCheck.Response(
+                url: URL(string: "https://go.example/.well-known/apple-app-site-association")!,
+                statusCode: response.status.code, location: response.headers["Location"],
+                contentType: response.headers["Content-Type"], bodySize: response.body.count))
+        #expect(findings == [])
+    }
+
+    @Test func withoutAnIOSAppThereIsNoAssociationFile() async throws {
+        var configuration = TestServer.configuration
+        configuration.ios = nil
+        let app = try MockServerApp(
+            configuration: configuration, eventStore: InMemoryEventStore(), logger: .silent)
+        let response = await app.respond(to: get("/.well-known/apple-app-site-association"))
+        #expect(response.status == .notFound)
+    }
+
+    @Test func aFingerprintTheLinterRejectsStopsTheServerFromStarting() {
+        var configuration = TestServer.configuration
+        configuration.android?.sha256CertFingerprints = ["not-a-fingerprint"]
+        #expect(throws: WellKnownFilesError.self) { try WellKnownFiles(configuration: configuration) }
+    }
+}
+
+struct OpenAPITests {
+    @Test func theDocumentIsOpenAPI31AndDescribesExactlyTheRoutes() throws {
+        let document = try #require(
+            try JSONSerialization.jsonObject(with: ServerResources.openAPIDocument) as? [String: Any])
+        #expect(document["openapi"] as? String == "3.1.0")
+        let paths = try #require(document["paths"] as? [String: [String: Any]])
+        var documented: Set<String> = []
+        for (path, operations) in paths {
+            for method in operations.keys where ["get", "post", "put", "patch", "delete"].contains(method) {
+                documented.insert("\(method.uppercased()) \(path)")
+            }
+        }
+        let routes = Set(MockServerApp.routes(testClock: true).map { "\($0.method.rawValue) \($0.path)" })
+        #expect(documented == routes)
+    }
+
+    @Test func everyReferenceInTheDocumentResolves() throws {
+        let text = String(decoding: ServerResources.openAPIDocument, as: UTF8.self)
+        let document = try #require(
+            try JSONSerialization.jsonObject(with: ServerResources.openAPIDocument) as? [String: Any])
+        let components = try #require(document["components"] as? [String: [String: Any]])
+        var unresolved: [String] = []
+        var rest = Substring(text)
+        while let range = rest.range(of: ##""$ref": "#/components/"##) {
+            let tail = rest[range.upperBound...]
+            let name = tail.prefix { $0 != "\"" }
+            let parts = name.split(separator: "/")
+            if parts.count != 2 || components[String(parts[0])]?[String(parts[1])] == nil {
+                unresolved.append(String(name))
+            }
+            rest = tail
+        }
+        #expect(unresolved == [])
+    }
+
+    @Test func theEnumsAreTheServicesOwn() throws {
+        let document = try #require(
+            try JSONSerialization.jsonObject(with: ServerResources.openAPIDocument) as? [String: Any])
+        let schemas = try #require(
+            (document["components"] as? [String: Any])?["schemas"] as? [String: [String: Any]])
+        #expect(schemas["MatchMethod"]?["enum"] as? [String] == MatchMethod.allCases.map(\.rawValue))
+        #expect(schemas["MissReason"]?["enum"] as? [String] == MissReason.allCases.map(\.rawValue))
+        #expect(schemas["Platform"]?["enum"] as? [String] == Platform.allCases.map(\.rawValue))
+        #expect(schemas["Attribution"]?["enum"] as? [String] == Attribution.allCases.map(\.rawValue))
+    }
+}

@@ -1,0 +1,268 @@
+import AttributionService
+import Foundation
+import HTTPShell
+import MockServer
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// `workbook serve` as a child process, run the way a user runs it.
+final class ServeProcess: @unchecked Sendable {
+    let process = Process()
+    private(set) var port = 0
+    private(set) var stdoutLines: [String] = []
+
+    /// The folder holding the built executables, next to the test bundle.
+    static var productsDirectory: URL {
+        #if os(macOS)
+            for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
+                return bundle.bundleURL.deletingLastPathComponent()
+            }
+            fatalError("no .xctest bundle found")
+        #else
+            return Bundle.main.bundleURL
+        #endif
+    }
+
+    /// Starts `workbook serve ARGUMENTS` and waits (at most 20 s) for its `listening on` line.
+    init(_ arguments: [String], environment: [String: String] = [:]) throws {
+        process.executableURL = Self.productsDirectory.appendingPathComponent("workbook")
+        process.arguments = ["serve"] + arguments
+        process.currentDirectoryURL = repositoryRoot
+        var env = ProcessInfo.processInfo.environment
+        for (key, value) in environment { env[key] = value }
+        process.environment = env
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardInput = FileHandle.nullDevice
+        // One log line per request: a pipe nobody reads would fill up and stall the server.
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let started = DispatchSemaphore(value: 0)
+        let collector = LineCollector()
+        Thread.detachNewThread {
+            var buffer = Data()
+            while true {
+                let chunk = output.fileHandleForReading.availableData
+                if chunk.isEmpty { break }
+                buffer.append(chunk)
+                while let newline = buffer.firstIndex(of: 0x0A) {
+                    collector.append(String(decoding: buffer[..<newline], as: UTF8.self))
+                    buffer.removeSubrange(...newline)
+                    if collector.lines.last?.hasPrefix("listening on ") == true { started.signal() }
+                }
+            }
+            started.signal()
+        }
+        guard started.wait(timeout: .now() + 20) == .success,
+            let line = collector.lines.first(where: { $0.hasPrefix("listening on ") }),
+            let port = URLComponents(string: String(line.dropFirst("listening on ".count)))?.port
+        else {
+            process.terminate()
+            throw ServeProcessError.didNotStart(collector.lines)
+        }
+        self.port = port
+        // The greeting ends with the `events:` line; it follows at once, but wait at most 2 s.
+        let deadline = Date().addingTimeInterval(2)
+        while !collector.lines.contains(where: { $0.hasPrefix("events: ") }) && Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        stdoutLines = collector.lines
+    }
+
+    deinit {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    }
+
+    func send(_ signal: Int32) {
+        kill(process.processIdentifier, signal)
+    }
+
+    /// Waits for the process to exit (at most `seconds`); its exit status, or nil.
+    func waitForExit(seconds: Double = 20) -> Int32? {
+        let deadline = Date().addingTimeInterval(seconds)
+        while process.isRunning && Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        return process.isRunning ? nil : process.terminationStatus
+    }
+}
+
+enum ServeProcessError: Error {
+    case didNotStart([String])
+}
+
+final class LineCollector: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: [String] = []
+
+    var lines: [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        return stored
+    }
+
+    func append(_ line: String) {
+        lock.lock()
+        defer { lock.unlock() }
+        stored.append(line)
+    }
+}
+
+/// The click ids of the calls a burst got answers for.
+actor Acknowledged {
+    private(set) var clickIds: [String] = []
+
+    func add(_ clickId: String) {
+        clickIds.append(clickId)
+    }
+}
+
+@Suite("workbook serve as a process", .serialized)
+struct ServeProcessTests {
+    static let demo = try! ServerConfiguration.load(from: demoConfiguration, environment: [:])
+
+    static func openRequest(_ index: Int) -> HTTPRequest {
+        post(
+            "/api/v1/track/open",
+            #"{"li2Domains":["go.example"],"clipboardStatus":"\#(index % 2 == 0 ? "empty" : "optout")"}"#,
+            headers: ["X-Li2-Key": demo.keys.publishable])
+    }
+
+    /// Fires `tasks` concurrent loops of track/open calls (each at most `perTask`), recording
+    /// every answered click id, until a call fails (the server went away) or the budget is spent.
+    static func burst(port: Int, tasks: Int, perTask: Int, into acknowledged: Acknowledged) async {
+        let session = makeSession()
+        defer { session.finishTasksAndInvalidate() }
+        await withTaskGroup(of: Void.self) { group in
+            for task in 0..<tasks {
+                group.addTask {
+                    for index in 0..<perTask {
+                        guard
+                            let response = try? await send(
+                                openRequest(task * perTask + index), port: port, session: session),
+                            response.status == .ok,
+                            let answer = try? JSONDecoder().decode(
+                                TrackOpenResponse.self, from: response.body)
+                        else { return }
+                        await acknowledged.add(answer.clickId)
+                    }
+                }
+            }
+        }
+    }
+
+    /// The click ids of every stored open event, read through the API.
+    static func storedClickIds(port: Int) async throws -> Set<String> {
+        let session = makeSession()
+        defer { session.finishTasksAndInvalidate() }
+        let response = try await send(
+            get("/api/v1/events?limit=1000", headers: ["Authorization": "Bearer \(demo.keys.secret)"]),
+            port: port,
+            session: session)
+        let listing = try #require(
+            try JSONSerialization.jsonObject(with: response.body) as? [String: [[String: Any]]])
+        return Set((listing["events"] ?? []).compactMap { $0["clickId"] as? String })
+    }
+
+    @Test func everyAcknowledgedEventSurvivesKill9DuringABurst() async throws {
+        let folder = try DataFolder()
+        let arguments = ["--port", "0", "--data-dir", folder.url.path]
+        let server = try ServeProcess(arguments)
+        let acknowledged = Acknowledged()
+        let port = server.port
+        async let calls: Void = Self.burst(port: port, tasks: 8, perTask: 150, into: acknowledged)
+        // Kill it while the burst is running: after some answers, before the budget runs out.
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: .seconds(10))
+        while await acknowledged.clickIds.count < 100 && clock.now < deadline {
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        server.send(SIGKILL)
+        await calls
+        #expect(server.waitForExit() == SIGKILL)
+        let answered = await acknowledged.clickIds
+        #expect(answered.count >= 100)
+        #expect(answered.count < 8 * 150, "the kill came after the burst had ended")
+
+        let restarted = try ServeProcess(arguments)
+        let stored = try await Self.storedClickIds(port: restarted.port)
+        #expect(Set(answered).subtracting(stored).isEmpty, "acknowledged but lost")
+        restarted.send(SIGTERM)
+        #expect(restarted.waitForExit() == 0)
+    }
+
+    @Test func sigtermFinishesTheRequestsInFlightAndExitsCleanly() async throws {
+        let folder = try DataFolder()
+        let arguments = ["--port", "0", "--data-dir", folder.url.path]
+        let server = try ServeProcess(arguments)
+        let acknowledged = Acknowledged()
+        let port = server.port
+        async let calls: Void = Self.burst(port: port, tasks: 4, perTask: 100, into: acknowledged)
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: .seconds(10))
+        while await acknowledged.clickIds.count < 40 && clock.now < deadline {
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        server.send(SIGTERM)
+        await calls
+        #expect(server.waitForExit() == 0)
+
+        let restarted = try ServeProcess(arguments)
+        let stored = try await Self.storedClickIds(port: restarted.port)
+        #expect(Set(await acknowledged.clickIds).subtracting(stored).isEmpty)
+        restarted.send(SIGINT)
+        #expect(restarted.waitForExit() == 0)
+    }
+
+    @Test func itPrintsOneListeningLineThenTheURLsAndTheKeys() throws {
+        let folder = try DataFolder()
+        let server = try ServeProcess(
+            ["--port", "0", "--data-dir", folder.url.path, "--reset"],
+            environment: ["WORKBOOK_PUBLISHABLE_KEY": "li2_pk_from_environment"])
+        let lines = server.stdoutLines
+        #expect(lines.first == "listening on http://127.0.0.1:\(server.port)")
+        #expect(lines.filter { $0.hasPrefix("listening on") }.count == 1)
+        #expect(lines.contains("  publishable li2_pk_from_environment  (X-Li2-Key: tracking only)"))
+        #expect(
+            lines.contains("  secret      \(Self.demo.keys.secret)  (Authorization: Bearer: links, events)"))
+        server.send(SIGTERM)
+        #expect(server.waitForExit() == 0)
+    }
+
+    @Test func theTestClockRouteExistsOnlyWithItsFlag() async throws {
+        let folder = try DataFolder()
+        for (flag, status) in [([String](), 404), (["--test-clock"], 200)] {
+            let server = try ServeProcess(["--port", "0", "--data-dir", folder.url.path] + flag)
+            let session = makeSession()
+            let response = try await send(
+                post(
+                    "/api/v1/test/clock", #"{"advanceSeconds":1}"#,
+                    headers: ["Authorization": "Bearer \(Self.demo.keys.secret)"]),
+                port: server.port, session: session)
+            session.finishTasksAndInvalidate()
+            #expect(response.status.code == status, "flags: \(flag)")
+            server.send(SIGTERM)
+            #expect(server.waitForExit() == 0)
+        }
+    }
+
+    @Test(arguments: [
+        (["--tls-cert", "cert.pem"], Int32(64)),
+        (["--port", "70000"], Int32(64)),
+        (["--config", "no-such-file.json"], Int32(2)),
+    ])
+    func unusableArgumentsStopBeforeServing(_ arguments: [String], _ status: Int32) throws {
+        let process = Process()
+        process.executableURL = ServeProcess.productsDirectory.appendingPathComponent("workbook")
+        process.arguments = ["serve"] + arguments
+        process.currentDirectoryURL = repositoryRoot
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == status)
+    }
+}

@@ -1,0 +1,118 @@
+import Foundation
+import Testing
+
+/// `workbook build` run as a user runs it: exit codes and what it prints.
+struct BuildCommandTests {
+    struct Output {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    /// Runs the built `workbook` beside this test bundle.
+    static func workbook(_ arguments: [String]) throws -> Output {
+        #if os(macOS)
+            let folder = Bundle.allBundles.first { $0.bundlePath.hasSuffix(".xctest") }!.bundleURL
+                .deletingLastPathComponent()
+        #else
+            let folder = Bundle.main.bundleURL
+        #endif
+        let process = Process()
+        process.executableURL = folder.appendingPathComponent("workbook")
+        process.arguments = arguments
+        process.standardInput = FileHandle.nullDevice
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        nonisolated(unsafe) var errData = Data()
+        let group = DispatchGroup()
+        group.enter()
+        DispatchQueue.global().async {
+            errData = err.fileHandleForReading.readDataToEndOfFile()
+            group.leave()
+        }
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        group.wait()
+        process.waitUntilExit()
+        return Output(
+            status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+            stderr: String(decoding: errData, as: UTF8.self))
+    }
+
+    /// The file count in a `build: N pages, M files in ...` line, so the test need not hard-code
+    /// how many theme assets there are.
+    static func fileCount(in text: String) -> String {
+        guard let range = text.range(of: #"pages, (\d+) files"#, options: .regularExpression) else {
+            return "?"
+        }
+        return String(text[range].dropFirst("pages, ".count).prefix { $0.isNumber })
+    }
+
+    @Test func buildingTheFixtureBookSucceeds() throws {
+        let book = try TemporaryBook(copying: TemporaryBook.fixture)
+        let output = try Self.workbook(["build", "--book", book.root.path, "--out", book.output.path])
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(
+            output.stdout.hasSuffix(
+                "build: no coverage data, so no block is claimed as tested (run 'swift test "
+                    + "--enable-code-coverage' to measure it)\nbuild: 9 pages, \(Self.fileCount(in: output.stdout)) files in out, 0 errors\n"
+            ))
+        #expect(book.output("chapters/01-greeting.html") != nil)
+        #expect(
+            output.stderr.contains(
+                "chapters/02-farewell.md:17:1: warning: chunk 'never-used' is never included"))
+    }
+
+    @Test func theDefaultOutputIsTheBooksBuildFolder() throws {
+        let book = try TemporaryBook(chapters: ["01-a.md": "# A\n"])
+        let output = try Self.workbook(["build", "--book", book.root.path])
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(
+            FileManager.default.fileExists(
+                atPath: book.root.appendingPathComponent("build/site/index.html").path))
+    }
+
+    @Test func aBrokenLinkExitsOneNamingItsPlace() throws {
+        let book = try TemporaryBook(chapters: ["01-a.md": "# A\n\nSee [b](02-b.md).\n"])
+        let output = try Self.workbook(["build", "--book", book.root.path, "--out", book.output.path])
+        #expect(output.status == 1)
+        #expect(
+            output.stderr.contains(
+                "chapters/01-a.md:3:5: error: broken link '02-b.md': no page or file 'chapters/02-b.md' in the book\n"
+            ))
+        #expect(output.stdout.hasSuffix("1 errors\n"))
+    }
+
+    @Test func aForeignOutputFolderIsBadInput() throws {
+        let book = try TemporaryBook(chapters: ["01-a.md": "# A\n"], files: ["out/notes.txt": "mine"])
+        let output = try Self.workbook(["build", "--book", book.root.path, "--out", book.output.path])
+        #expect(output.status == 2)
+        #expect(
+            output.stderr
+                == "error: '\(book.output.path)' exists and was not written by 'workbook build'; remove it "
+                + "or choose another --out folder\n")
+    }
+
+    @Test func aBookWithoutChaptersIsBadInput() throws {
+        let book = try TemporaryBook()
+        try FileManager.default.removeItem(at: book.root.appendingPathComponent("chapters"))
+        let output = try Self.workbook(["build", "--book", book.root.path])
+        #expect(output.status == 2)
+    }
+
+    @Test func anUnknownOptionIsAUsageError() throws {
+        let output = try Self.workbook(["build", "--colour"])
+        #expect(output.status == 64)
+        #expect(output.stderr.hasPrefix("error: unknown option '--colour'\n"))
+    }
+
+    @Test func theHelpNamesEveryOption() throws {
+        let output = try Self.workbook(["build", "--help"])
+        #expect(output.status == 0)
+        for option in ["--book DIR", "--out DIR", "--solutions", "--theme DIR", "--coverage FILE"] {
+            #expect(output.stdout.contains(option), "\(option)")
+        }
+    }
+}

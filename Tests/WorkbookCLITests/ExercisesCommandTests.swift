@@ -1,0 +1,316 @@
+import Foundation
+import Testing
+
+/// A copy of the fixture exercise book (`Fixtures/exercise-book`) in a temporary folder, so the
+/// learner's real progress file and Work folders are never touched. Two sound exercises (add two
+/// numbers, say hello) and two broken ones (a starter that already passes, a solution that fails).
+final class ExerciseBook {
+    let folder: TemporaryFolder
+    var root: URL { folder.url }
+
+    init() throws {
+        folder = try TemporaryFolder()
+        try folder.copyFixture("exercise-book")
+    }
+
+    /// Runs `workbook exercises ARGUMENTS` on this book, building under its own folder.
+    func run(_ arguments: [String], buildPath: Bool = true) async throws -> CommandRunner.Output {
+        var all = ["exercises"] + arguments + ["--book", root.path]
+        if buildPath { all += ["--build-path", root.appendingPathComponent("build").path] }
+        return try await CommandRunner.run("workbook", all, in: root, environment: ["CI": "1"])
+    }
+
+    func read(_ path: String) -> String? { folder.read(path) }
+
+    func write(_ path: String, _ text: String) throws { try folder.write(path, text) }
+
+    /// Copies an exercise's reference solution into its Work folder.
+    func solve(_ exercise: String, file: String) throws {
+        let solution = try #require(read("exercises/\(exercise)/Solution/\(file)"))
+        try write("exercises/\(exercise)/Work/\(file)", solution)
+    }
+
+    var progress: String? { read(".exercises-state.json") }
+}
+
+/// `workbook exercises` on the fixture book. The commands that build (check, watch, grade, verify)
+/// compile small generated packages, so each of those tests is bounded by a time limit.
+struct ExercisesCommandTests {
+    @Test func listMarksTheFirstExerciseCurrentForANewLearner() async throws {
+        let book = try ExerciseBook()
+        let output = try await book.run(["list"], buildPath: false)
+        #expect(output.status == 0)
+        #expect(
+            output.stdout == """
+                Exercises: 0 of 4 done
+
+                  #   status   exercise
+                  01  current  Add two numbers
+                  02  to do    Say hello
+                  03  to do    A starter that already passes
+                  04  to do    A solution that fails
+
+                Current: 01 Add two numbers. Read exercises/01-add-two/README.md, then run 'workbook exercises check 1'.
+
+                """)
+        #expect(book.progress == nil, "list only reads the progress")
+    }
+
+    @Test func listShowsDoneCurrentAndToDoFromTheProgressFile() async throws {
+        let book = try ExerciseBook()
+        try book.write(
+            ".exercises-state.json", #"{"current":"03-starter-passes","done":["01-add-two"],"version":1}"#)
+        let output = try await book.run(["list"], buildPath: false)
+        #expect(output.status == 0)
+        #expect(
+            output.stdout == """
+                Exercises: 1 of 4 done
+
+                  #   status   exercise
+                  01  done     Add two numbers
+                  02  to do    Say hello
+                  03  current  A starter that already passes
+                  04  to do    A solution that fails
+
+                Current: 03 A starter that already passes. Read exercises/03-starter-passes/README.md, then run \
+                'workbook exercises check 3'.
+
+                """)
+    }
+
+    @Test func nextPreparesTheWorkFolderAndPrintsTheTask() async throws {
+        let book = try ExerciseBook()
+        let output = try await book.run(["next"], buildPath: false)
+        #expect(output.status == 0)
+        #expect(
+            output.stdout == """
+                created exercises/01-add-two/Work/ from Starter/: edit the files there
+                01 Add two numbers (0 of 4 done)
+                  read:  exercises/01-add-two/README.md
+                  edit:  exercises/01-add-two/Work/
+                  check: workbook exercises check 1   (or: workbook exercises watch)
+
+                Write `add(_:_:)` so that it returns the sum of its two arguments.
+
+                """)
+        #expect(
+            book.read("exercises/01-add-two/Work/Add.swift")
+                == book.read("exercises/01-add-two/Starter/Add.swift"))
+        #expect(book.progress == #"{"current":"01-add-two","done":[],"hintsShown":{},"version":1}"# + "\n")
+    }
+
+    @Test func nextMovesOnOnceTheCurrentExerciseIsDoneAndSkipsOnRequest() async throws {
+        let book = try ExerciseBook()
+        try book.write(
+            ".exercises-state.json", #"{"current":"01-add-two","done":["01-add-two"],"version":1}"#)
+        let moved = try await book.run(["next"], buildPath: false)
+        #expect(moved.stdout.contains("02 Say hello (1 of 4 done)"), "a done exercise gives way to the next")
+        let skipped = try await book.run(["next", "--skip"], buildPath: false)
+        #expect(
+            skipped.stdout.contains("03 A starter that already passes (1 of 4 done)"),
+            "--skip moves on anyway")
+        #expect(book.progress?.contains(#""current":"03-starter-passes""#) == true)
+    }
+
+    @Test func hintRevealsOneHintAtATime() async throws {
+        let book = try ExerciseBook()
+        let first = try await book.run(["hint", "1"], buildPath: false)
+        #expect(first.stdout == "Hint 1 of 2 for 01 Add two numbers:\n\nSwift adds with `+`.\n")
+        let second = try await book.run(["hint", "1"], buildPath: false)
+        #expect(
+            second.stdout == """
+                Hint 2 of 2 for 01 Add two numbers:
+
+                The whole body is `a + b`.
+
+                That was the last hint; the chapter sections linked from the README explain the rest.
+
+                """)
+        let again = try await book.run(["hint", "add-two"], buildPath: false)
+        #expect(again.stdout.hasPrefix("Hint 2 of 2"), "past the last hint, the last one is shown again")
+        #expect(book.progress?.contains(#""hintsShown":{"01-add-two":2}"#) == true)
+    }
+
+    @Test func resetRestoresTheStarterAndKeepsThePreviousWork() async throws {
+        let book = try ExerciseBook()
+        try book.write("exercises/01-add-two/Work/Add.swift", "// my attempt\n")
+        try book.write(".exercises-state.json", #"{"done":["01-add-two"],"version":1}"#)
+        let output = try await book.run(["reset", "01"])
+        #expect(output.status == 0)
+        #expect(
+            book.read("exercises/01-add-two/Work/Add.swift")
+                == book.read("exercises/01-add-two/Starter/Add.swift"))
+        let backups = try FileManager.default.contentsOfDirectory(
+            atPath: book.root.appendingPathComponent("build/previous-work").path)
+        #expect(backups.count == 1 && backups[0].hasPrefix("01-add-two-"))
+        #expect(book.read("build/previous-work/\(backups[0])/Add.swift") == "// my attempt\n")
+        #expect(output.stdout.hasSuffix("restored exercises/01-add-two/Work/ from Starter/\n"))
+        #expect(book.progress?.contains(#""done":[]"#) == true, "a reset exercise is no longer done")
+    }
+
+    @Test func anUnknownExerciseIsBadInput() async throws {
+        let book = try ExerciseBook()
+        let output = try await book.run(["check", "9"])
+        #expect(output.status == 2)
+        #expect(
+            output.stderr
+                == "error: no exercise '9'; try one of: 01-add-two, 02-say-hello, 03-starter-passes, 04-solution-fails\n"
+        )
+    }
+
+    @Test(.timeLimit(.minutes(5)))
+    func checkSaysWhatIsWrongUntilTheWorkPasses() async throws {
+        let book = try ExerciseBook()
+        let starter = try await book.run(["check", "1"])
+        #expect(starter.status == 1)
+        #expect(
+            starter.stdout == """
+                created exercises/01-add-two/Work/ from Starter/: edit the files there
+                check 01 Add two numbers (exercises/01-add-two/Work/)
+                ✘ 1 of 2 tests fail
+
+                ✘ twoAndTwoMakeFour
+                    exercises/01-add-two/Tests/AddTests.swift:7: Expectation failed: (add(2, 2) → 0) == 4
+                    → add(2, 2) must be 4: return a + b
+
+                Stuck? 'workbook exercises hint 1' reveals the next of 2 hints.
+
+                """)
+
+        try book.write(
+            "exercises/01-add-two/Work/Add.swift", "func add(_ a: Int, _ b: Int) -> Int {\n    a +\n}\n")
+        let broken = try await book.run(["check", "1"])
+        #expect(broken.status == 1)
+        #expect(broken.stdout.contains("✘ exercises/01-add-two/Work/ does not compile yet:\n"))
+        #expect(
+            broken.stdout.contains(
+                "exercises/01-add-two/Work/Add.swift:3:1: error: expected expression after operator"),
+            "compiler errors name the learner's file, not the generated package")
+
+        try book.solve("01-add-two", file: "Add.swift")
+        let solved = try await book.run(["check"])
+        #expect(solved.status == 0)
+        #expect(
+            solved.stdout == """
+                check 01 Add two numbers (exercises/01-add-two/Work/)
+                ✔ all 2 tests pass
+                01 is done (1 of 4).
+                Next: 02 Say hello. Run 'workbook exercises next'.
+
+                """)
+        #expect(
+            book.progress == #"{"current":"02-say-hello","done":["01-add-two"],"hintsShown":{},"version":1}"#
+                + "\n")
+    }
+
+    @Test(.timeLimit(.minutes(5)))
+    func watchChecksMovesOnWhenTheWorkPassesAndStops() async throws {
+        let book = try ExerciseBook()
+        try book.solve("01-add-two", file: "Add.swift")
+        let output = try await book.run(["watch", "--interval", "0.2", "--max-checks", "2"])
+        #expect(output.status == 0)
+        let watchLines = output.stdout.split(separator: "\n").filter { $0.hasPrefix("watch:") }
+        #expect(
+            watchLines == [
+                "watch: checking 01-add-two",
+                "watch: 01 is done; moving on to 02-say-hello",
+                "watch: checking 02-say-hello",
+                "watch: stopped after 2 checks",
+            ], "plain lines when not on a terminal")
+        #expect(output.stdout.contains("created exercises/02-say-hello/Work/ from Starter/"))
+        #expect(book.progress?.contains(#""done":["01-add-two"]"#) == true)
+    }
+
+    @Test(.timeLimit(.minutes(5)))
+    func gradeWritesBothReportsWithoutTouchingTheLearnersFiles() async throws {
+        let book = try ExerciseBook()
+        let learner = "learner/exercises"
+        try book.write(
+            "\(learner)/01-add-two/Work/Add.swift", book.read("exercises/01-add-two/Solution/Add.swift") ?? ""
+        )
+        try book.write(
+            "\(learner)/02-say-hello/Work/Greeting.swift",
+            book.read("exercises/02-say-hello/Starter/Greeting.swift") ?? "")
+        try book.write("\(learner)/04-solution-fails/Work/Double.swift", "func double(_ n: Int) -> Int {\n")
+        let before = try snapshot(book.root.appendingPathComponent("learner"))
+        let output = try await book.run(["grade", "learner", "--out", "report"])
+        #expect(output.status == 0)
+        #expect(
+            output.stdout == """
+                01-add-two: passed (2 of 2 tests pass)
+                02-say-hello: failed (0 of 1 tests pass)
+                03-starter-passes: not attempted
+                04-solution-fails: does not compile
+
+                grade: 1 of 4 exercises pass
+                wrote report/report.md
+                wrote report/report.json
+
+                """)
+        #expect(
+            try snapshot(book.root.appendingPathComponent("learner")) == before,
+            "grading writes nothing in DIR")
+
+        let json = try #require(book.read("report/report.json"))
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        let summary = try #require(report["summary"] as? [String: Int])
+        #expect(
+            summary == ["exercises": 4, "passed": 1, "failed": 1, "doesNotCompile": 1, "notAttempted": 1])
+        let exercises = try #require(report["exercises"] as? [[String: Any]])
+        #expect(
+            exercises.map { $0["status"] as? String } == [
+                "passed", "failed", "not-attempted", "does-not-compile",
+            ])
+        let hello = try #require(exercises[1]["tests"] as? [[String: Any]])
+        let issues = try #require(hello.first?["issues"] as? [[String: Any]])
+        #expect(issues.first?["details"] as? [String] == ["the greeting is Hello, NAME!"])
+
+        let markdown = try #require(book.read("report/report.md"))
+        #expect(markdown.contains("| 2 | Say hello | failed | 0 of 1 |"))
+        #expect(markdown.contains("- ✘ `aGreetingNamesThePerson`"))
+        #expect(markdown.contains("    - the greeting is Hello, NAME!"))
+        #expect(markdown.contains("## 4. A solution that fails: does not compile"))
+    }
+
+    @Test(.timeLimit(.minutes(5)))
+    func verifyCatchesAStarterThatPassesAndASolutionThatFails() async throws {
+        let book = try ExerciseBook()
+        let output = try await book.run(["verify"])
+        #expect(output.status == 1)
+        let lines = output.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        #expect(
+            Array(lines.prefix(5)) == [
+                "exercise           starter builds  starter fails     solution passes   hints   TODOs",
+                "01-add-two         ok              ok (1 of 2 fail)  ok (2 of 2 pass)  ok (2)  ok (1)",
+                "02-say-hello       ok              ok (1 of 1 fail)  ok (1 of 1 pass)  ok (2)  ok (1)",
+                "03-starter-passes  ok              NO (0 of 1 fail)  ok (1 of 1 pass)  ok (2)  ok (1)",
+                "04-solution-fails  ok              ok (1 of 1 fail)  NO (0 of 1 pass)  NO (1)  ok (1)",
+            ])
+        #expect(
+            lines.contains(
+                "03-starter-passes: the starter passes every test: it must fail at least one, or doing nothing passes"
+            ))
+        #expect(
+            lines.contains(
+                "04-solution-fails: the solution fails threeDoubledIsSix: Expectation failed: (double(3) → 5) == 6"
+            ))
+        #expect(
+            lines.contains("04-solution-fails: README.md has 1 '### Hint' sections; it needs two or three"))
+        #expect(lines.contains { $0.hasPrefix("verify: 2 of 4 exercises broken (") })
+
+        let sound = try await book.run(["verify", "1", "2"])
+        #expect(sound.status == 0, "the sound exercises alone pass")
+        #expect(sound.stdout.split(separator: "\n").last?.hasPrefix("verify: 2 exercises sound (") == true)
+    }
+
+    /// Every file under `folder` with its contents, to prove that nothing changed.
+    private func snapshot(_ folder: URL) throws -> [String: Data] {
+        var files: [String: Data] = [:]
+        let enumerator = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)
+        while let url = enumerator?.nextObject() as? URL {
+            let values = try url.resourceValues(forKeys: [.isDirectoryKey])
+            if values.isDirectory != true { files[url.path] = try Data(contentsOf: url) }
+        }
+        return files
+    }
+}

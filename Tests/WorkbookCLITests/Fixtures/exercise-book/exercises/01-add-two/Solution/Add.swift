@@ -1,0 +1,4 @@
+/// The sum of two numbers.
+func add(_ a: Int, _ b: Int) -> Int {
+    a + b
+}

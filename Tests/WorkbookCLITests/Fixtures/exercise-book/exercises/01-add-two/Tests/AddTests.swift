@@ -1,0 +1,13 @@
+import Testing
+
+@testable import AddTwo
+
+struct AddTests {
+    @Test func twoAndTwoMakeFour() {
+        #expect(add(2, 2) == 4, "add(2, 2) must be 4: return a + b")
+    }
+
+    @Test func zeroAndZeroMakeZero() {
+        #expect(add(0, 0) == 0, "add(0, 0) must be 0")
+    }
+}

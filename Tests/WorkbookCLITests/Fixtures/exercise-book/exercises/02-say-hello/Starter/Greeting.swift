@@ -1,0 +1,5 @@
+/// A greeting for `name`.
+func greeting(for name: String) -> String {
+    // TODO: Greet by name.
+    ""
+}

@@ -1,0 +1,4 @@
+/// Whether `n` is even.
+func isEven(_ n: Int) -> Bool {
+    n % 2 == 0
+}

@@ -1,0 +1,5 @@
+/// Whether `n` is even.
+func isEven(_ n: Int) -> Bool {
+    // TODO: Decide.
+    n % 2 == 0
+}

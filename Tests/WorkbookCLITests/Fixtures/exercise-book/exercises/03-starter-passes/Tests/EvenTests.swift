@@ -1,0 +1,9 @@
+import Testing
+
+@testable import StarterPasses
+
+struct EvenTests {
+    @Test func fourIsEven() {
+        #expect(isEven(4), "4 is even")
+    }
+}

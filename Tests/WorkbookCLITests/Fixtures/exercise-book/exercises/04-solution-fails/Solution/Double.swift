@@ -1,0 +1,4 @@
+/// Twice `n`.
+func double(_ n: Int) -> Int {
+    n + 2
+}

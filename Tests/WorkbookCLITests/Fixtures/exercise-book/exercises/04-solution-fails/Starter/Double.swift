@@ -1,0 +1,5 @@
+/// Twice `n`.
+func double(_ n: Int) -> Int {
+    // TODO: Double it.
+    n
+}

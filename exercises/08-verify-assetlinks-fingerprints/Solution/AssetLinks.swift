@@ -1,0 +1,71 @@
+/// One statement of `/.well-known/assetlinks.json`: the site grants `relations` to `target`.
+struct Statement: Equatable, Sendable {
+    enum Target: Equatable, Sendable {
+        /// An Android app: its package name and the SHA-256 fingerprints of its signing certificates.
+        case androidApp(package: String, fingerprints: [String])
+        /// Another web site (for sharing credentials); never an app.
+        case web(site: String)
+    }
+
+    var relations: [String]
+    var target: Target
+}
+
+/// The relation App Links need: "this app may open my links".
+let handleAllURLs = "delegate_permission/common.handle_all_urls"
+
+/// The answer to "does this file authorise this build?", and if not, what is missing.
+enum Verdict: Equatable, Sendable {
+    /// Statement `statement` (an index in the file) grants the relation. `exact` is false when the
+    /// file spells the fingerprint differently from the canonical form.
+    case authorised(statement: Int, exact: Bool)
+    /// The fingerprint asked about is not 32 bytes of hex.
+    case invalidFingerprint(String)
+    /// No statement names the package; `listed` are the packages that are named, in file order.
+    case packageNotListed(listed: [String])
+    /// The package is named, but not with this certificate; `listed` are the canonical fingerprints
+    /// the file gives that package, in file order, each once.
+    case fingerprintNotListed(listed: [String])
+    /// Package and fingerprint are named, but those statements (indexes) do not grant the relation.
+    case relationMissing(statements: [Int])
+}
+
+/// The canonical form of a SHA-256 certificate fingerprint: 32 bytes as uppercase hex pairs
+/// joined by colons. Accepts any case, with or without colons; `nil` when it is not 32 bytes of
+/// hex (a SHA-1 fingerprint has 20).
+///
+/// ```swift
+/// canonicalFingerprint("a4d451ec...")   // "A4:D4:51:EC:..."
+/// ```
+func canonicalFingerprint(_ text: String) -> String? {
+    let hex = Array(text.filter { $0 != ":" }.uppercased())
+    guard hex.count == 64, hex.allSatisfy({ $0.isASCII && $0.isHexDigit }) else { return nil }
+    return stride(from: 0, to: 64, by: 2).map { String(hex[$0...$0 + 1]) }.joined(separator: ":")
+}
+
+/// Whether `statements` grant `handle_all_urls` to `package` signed with `fingerprint`.
+func verify(_ statements: [Statement], package: String, fingerprint: String) -> Verdict {
+    guard let wanted = canonicalFingerprint(fingerprint) else { return .invalidFingerprint(fingerprint) }
+    let apps = statements.enumerated().compactMap {
+        index, statement -> (index: Int, relations: [String], package: String, fingerprints: [String])? in
+        guard case .androidApp(let name, let fingerprints) = statement.target else { return nil }
+        return (index, statement.relations, name, fingerprints)
+    }
+    let forPackage = apps.filter { $0.package == package }
+    guard !forPackage.isEmpty else { return .packageNotListed(listed: unique(apps.map(\.package))) }
+    let signed = forPackage.filter { app in app.fingerprints.contains { canonicalFingerprint($0) == wanted } }
+    guard !signed.isEmpty else {
+        let listed = forPackage.flatMap(\.fingerprints).map { canonicalFingerprint($0) ?? $0 }
+        return .fingerprintNotListed(listed: unique(listed))
+    }
+    guard let granting = signed.first(where: { $0.relations.contains(handleAllURLs) }) else {
+        return .relationMissing(statements: signed.map(\.index))
+    }
+    return .authorised(statement: granting.index, exact: granting.fingerprints.contains(wanted))
+}
+
+private func unique(_ items: [String]) -> [String] {
+    var seen: [String] = []
+    for item in items where !seen.contains(item) { seen.append(item) }
+    return seen
+}

@@ -1,0 +1,358 @@
+// Deep Link Workbook: the site's behaviour. Plain JavaScript, no dependencies but highlight.js
+// (Debian's libjs-highlight.js, copied in at build time when installed). Everything works on
+// pages opened from files: the search index loads through a <script>, never through fetch.
+(function () {
+  "use strict";
+
+  var root = document.documentElement.getAttribute("data-root") || "";
+
+  // Theme: follow the system until the reader chooses; remember the choice.
+
+  function effectiveTheme() {
+    var chosen = document.documentElement.dataset.theme;
+    if (chosen === "light" || chosen === "dark") return chosen;
+    return window.matchMedia && window.matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light";
+  }
+
+  function toggleTheme() {
+    var next = effectiveTheme() === "dark" ? "light" : "dark";
+    document.documentElement.dataset.theme = next;
+    try {
+      localStorage.setItem("workbook-theme", next);
+    } catch (error) {
+      // Storage may be unavailable (private mode, file: pages in some browsers): the toggle still works.
+    }
+    updateThemeButton();
+  }
+
+  function updateThemeButton() {
+    var button = document.querySelector(".theme-toggle");
+    if (!button) return;
+    var dark = effectiveTheme() === "dark";
+    button.setAttribute("aria-pressed", dark ? "true" : "false");
+    button.setAttribute("aria-label", dark ? "Switch to the light theme" : "Switch to the dark theme");
+  }
+
+  // Highlighting. Code is split into runs around <<chunk>> reference links, so each run is
+  // highlighted on its own, carrying the parser state from one run to the next.
+
+  var languages = {
+    swift: "swift", kotlin: "kotlin", kt: "kotlin", json: "json", xml: "xml", plist: "xml", html: "xml",
+    entitlements: "xml", sh: "bash", bash: "bash", shell: "bash", console: "shell", http: "http",
+    java: "java", javascript: "javascript", js: "javascript", yaml: "yaml", diff: "diff"
+  };
+
+  function highlightAll() {
+    if (!window.hljs || !window.hljs.highlight) return;
+    var blocks = document.querySelectorAll("pre code[class*='language-']");
+    for (var i = 0; i < blocks.length; i++) {
+      var match = /language-([\w+-]+)/.exec(blocks[i].className);
+      var name = match && languages[match[1].toLowerCase()];
+      if (!name || !window.hljs.getLanguage(name)) continue;
+      var runs = blocks[i].querySelectorAll(".code-text");
+      var state = undefined;
+      for (var j = 0; j < runs.length; j++) {
+        try {
+          var result = window.hljs.highlight(name, runs[j].textContent, true, state);
+          runs[j].innerHTML = result.value;
+          state = result.top;
+        } catch (error) {
+          state = undefined;
+        }
+      }
+      blocks[i].classList.add("hljs");
+    }
+  }
+
+  // Copy buttons on code blocks.
+
+  function addCopyButtons() {
+    if (!navigator.clipboard) return;
+    var headers = document.querySelectorAll(".code-header");
+    for (var i = 0; i < headers.length; i++) {
+      var button = document.createElement("button");
+      button.type = "button";
+      button.className = "copy-button";
+      button.textContent = "Copy";
+      button.setAttribute("aria-label", "Copy this code");
+      button.addEventListener("click", function (event) {
+        var target = event.currentTarget;
+        var code = target.closest(".code").querySelector("pre code");
+        navigator.clipboard.writeText(code.textContent).then(function () {
+          target.textContent = "Copied";
+          setTimeout(function () { target.textContent = "Copy"; }, 1500);
+        });
+      });
+      headers[i].appendChild(button);
+    }
+  }
+
+  // Search: the index is written at build time (search-index.js); results rank title hits
+  // above text hits, every query word must match, and the last word matches as a prefix.
+
+  var searchInput = document.getElementById("search-input");
+  var resultsList = document.getElementById("search-results");
+  var index = null;
+  var loading = null;
+  var selected = -1;
+
+  function tokens(text) {
+    return text.toLowerCase().split(/[^\p{L}\p{N}_]+/u).filter(function (word) { return word.length > 0; });
+  }
+
+  function buildIndex(data) {
+    var sections = data.sections || [];
+    var postings = Object.create(null);
+    for (var i = 0; i < sections.length; i++) {
+      var counts = Object.create(null);
+      var titleWords = tokens(sections[i].title);
+      for (var t = 0; t < titleWords.length; t++) counts[titleWords[t]] = (counts[titleWords[t]] || 0) + 10;
+      var textWords = tokens(sections[i].text);
+      for (var w = 0; w < textWords.length; w++) {
+        var word = textWords[w];
+        if ((counts[word] || 0) % 10 < 5) counts[word] = (counts[word] || 0) + 1;
+      }
+      for (var key in counts) (postings[key] = postings[key] || []).push([i, counts[key]]);
+    }
+    return { sections: sections, postings: postings, words: Object.keys(postings).sort() };
+  }
+
+  function loadIndex() {
+    if (index) return Promise.resolve(index);
+    if (loading) return loading;
+    loading = new Promise(function (resolve, reject) {
+      function done() {
+        if (!window.WORKBOOK_SEARCH) return reject(new Error("no search index"));
+        index = buildIndex(window.WORKBOOK_SEARCH);
+        resolve(index);
+      }
+      if (window.WORKBOOK_SEARCH) return done();
+      var script = document.createElement("script");
+      script.src = root + "search-index.js";
+      script.onload = done;
+      script.onerror = function () { reject(new Error("cannot load the search index")); };
+      document.head.appendChild(script);
+    });
+    return loading;
+  }
+
+  // The index's words starting with `prefix` (binary search in the sorted word list).
+  function wordsWithPrefix(prefix) {
+    var words = index.words;
+    var low = 0;
+    var high = words.length;
+    while (low < high) {
+      var middle = (low + high) >> 1;
+      if (words[middle] < prefix) low = middle + 1; else high = middle;
+    }
+    var found = [];
+    for (var i = low; i < words.length && words[i].lastIndexOf(prefix, 0) === 0 && found.length < 200; i++) {
+      found.push(words[i]);
+    }
+    return found;
+  }
+
+  function search(query) {
+    var words = tokens(query);
+    if (words.length === 0) return [];
+    var scores = null;
+    for (var i = 0; i < words.length; i++) {
+      var isLast = i === words.length - 1;
+      var candidates = isLast ? wordsWithPrefix(words[i]) : (index.postings[words[i]] ? [words[i]] : []);
+      var wordScores = Object.create(null);
+      for (var c = 0; c < candidates.length; c++) {
+        var list = index.postings[candidates[c]];
+        var exact = candidates[c] === words[i] ? 2 : 1;
+        for (var p = 0; p < list.length; p++) {
+          var score = list[p][1] * exact;
+          if (!(wordScores[list[p][0]] >= score)) wordScores[list[p][0]] = score;
+        }
+      }
+      if (scores === null) {
+        scores = wordScores;
+      } else {
+        var both = Object.create(null);
+        for (var doc in scores) if (doc in wordScores) both[doc] = scores[doc] + wordScores[doc];
+        scores = both;
+      }
+    }
+    return Object.keys(scores).map(function (doc) { return { section: index.sections[doc], score: scores[doc] }; })
+      .sort(function (a, b) { return b.score - a.score; })
+      .slice(0, 12);
+  }
+
+  function escapeHTML(text) {
+    return text.replace(/[&<>"]/g, function (c) {
+      return { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" }[c];
+    });
+  }
+
+  // About 160 characters of text around the first query word, the words marked.
+  function snippet(text, words) {
+    var lower = text.toLowerCase();
+    var at = -1;
+    for (var i = 0; i < words.length && at < 0; i++) at = lower.indexOf(words[i]);
+    var start = Math.max(0, at - 60);
+    var piece = (start > 0 ? "…" : "") + text.slice(start, start + 160) + (start + 160 < text.length ? "…" : "");
+    var html = escapeHTML(piece);
+    for (var w = 0; w < words.length; w++) {
+      if (words[w].length < 2) continue;
+      var pattern = new RegExp("(" + words[w].replace(/[.*+?^${}()|[\]\\]/g, "\\$&") + ")", "gi");
+      html = html.replace(pattern, "<mark>$1</mark>");
+    }
+    return html;
+  }
+
+  function showResults(results, query) {
+    selected = -1;
+    resultsList.innerHTML = "";
+    if (!query.trim()) {
+      closeResults();
+      return;
+    }
+    if (results.length === 0) {
+      var empty = document.createElement("li");
+      empty.className = "result-empty";
+      empty.setAttribute("role", "option");
+      empty.textContent = "Nothing matches “" + query + "”.";
+      resultsList.appendChild(empty);
+    }
+    var words = tokens(query);
+    results.forEach(function (result, position) {
+      var item = document.createElement("li");
+      item.setAttribute("role", "option");
+      item.id = "search-result-" + position;
+      var section = result.section;
+      item.innerHTML = '<a href="' + escapeHTML(root + section.url) + '"><span class="result-title">' +
+        escapeHTML(section.title) + "</span>" +
+        (section.page === section.title ? "" : '<span class="result-page">' + escapeHTML(section.page) + "</span>") +
+        '<span class="result-text">' + snippet(section.text, words) + "</span></a>";
+      resultsList.appendChild(item);
+    });
+    resultsList.hidden = false;
+    searchInput.setAttribute("aria-expanded", "true");
+  }
+
+  function closeResults() {
+    resultsList.hidden = true;
+    searchInput.setAttribute("aria-expanded", "false");
+    searchInput.removeAttribute("aria-activedescendant");
+  }
+
+  function moveSelection(step) {
+    var items = resultsList.querySelectorAll("li[id]");
+    if (items.length === 0) return;
+    if (selected >= 0) items[selected].removeAttribute("aria-selected");
+    selected = (selected + step + items.length) % items.length;
+    items[selected].setAttribute("aria-selected", "true");
+    items[selected].scrollIntoView({ block: "nearest" });
+    searchInput.setAttribute("aria-activedescendant", items[selected].id);
+  }
+
+  function setUpSearch() {
+    if (!searchInput || !resultsList) return;
+    searchInput.addEventListener("focus", function () { loadIndex().catch(function () {}); });
+    searchInput.addEventListener("input", function () {
+      var query = searchInput.value;
+      loadIndex().then(function () { showResults(search(query), query); }, function () {
+        showResults([], query);
+      });
+    });
+    searchInput.addEventListener("keydown", function (event) {
+      if (event.key === "ArrowDown") { moveSelection(1); event.preventDefault(); }
+      else if (event.key === "ArrowUp") { moveSelection(-1); event.preventDefault(); }
+      else if (event.key === "Enter") {
+        var items = resultsList.querySelectorAll("li[id] a");
+        var target = items[selected >= 0 ? selected : 0];
+        if (target) window.location.href = target.href;
+      } else if (event.key === "Escape") {
+        closeResults();
+        searchInput.blur();
+      }
+    });
+    document.addEventListener("click", function (event) {
+      if (!event.target.closest(".search")) closeResults();
+    });
+  }
+
+  // Help overlay and keyboard shortcuts.
+
+  var help = document.getElementById("help");
+  var focusBeforeHelp = null;
+
+  function openHelp() {
+    if (!help) return;
+    focusBeforeHelp = document.activeElement;
+    help.hidden = false;
+    help.querySelector(".help-close").focus();
+  }
+
+  function closeHelp() {
+    if (!help || help.hidden) return;
+    help.hidden = true;
+    if (focusBeforeHelp && focusBeforeHelp.focus) focusBeforeHelp.focus();
+  }
+
+  function follow(rel) {
+    var link = document.querySelector("a[rel='" + rel + "']");
+    if (link) window.location.href = link.href;
+  }
+
+  function isTyping(target) {
+    return target && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName));
+  }
+
+  function onKey(event) {
+    if (event.ctrlKey || event.metaKey || event.altKey) return;
+    if (event.key === "Escape") { closeHelp(); return; }
+    if (isTyping(event.target)) return;
+    switch (event.key) {
+      case "/":
+      case "s":
+        if (searchInput) { event.preventDefault(); searchInput.focus(); searchInput.select(); }
+        break;
+      case "n": follow("next"); break;
+      case "p": follow("prev"); break;
+      case "t": toggleTheme(); break;
+      case "?": if (help && help.hidden) openHelp(); else closeHelp(); break;
+    }
+  }
+
+  function setUpButtons() {
+    var themeButton = document.querySelector(".theme-toggle");
+    if (themeButton) themeButton.addEventListener("click", toggleTheme);
+    var helpButton = document.querySelector(".help-toggle");
+    if (helpButton) helpButton.addEventListener("click", openHelp);
+    if (help) {
+      help.querySelector(".help-close").addEventListener("click", closeHelp);
+      help.addEventListener("click", function (event) { if (event.target === help) closeHelp(); });
+    }
+    var menu = document.querySelector(".menu-toggle");
+    var sidebar = document.getElementById("sidebar");
+    if (menu && sidebar) {
+      menu.addEventListener("click", function () {
+        var open = sidebar.classList.toggle("open");
+        menu.setAttribute("aria-expanded", open ? "true" : "false");
+      });
+    }
+  }
+
+  // Parts that need the mock server say how to start it when the page is opened from files.
+  function markLiveNotes() {
+    var notes = document.querySelectorAll("[data-live-note]");
+    for (var i = 0; i < notes.length; i++) notes[i].hidden = window.location.protocol !== "file:";
+  }
+
+  function start() {
+    updateThemeButton();
+    highlightAll();
+    addCopyButtons();
+    setUpSearch();
+    setUpButtons();
+    markLiveNotes();
+    document.addEventListener("keydown", onKey);
+  }
+
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
+  else start();
+})();
