@@ -85,7 +85,10 @@ let package = Package(
 
         .testTarget(name: "LiterateTests", dependencies: ["Literate"], exclude: ["Fixtures"]),
         // The renderer and site tests; the CLI tests among them run the built `workbook`.
-        .testTarget(name: "WeaveTests", dependencies: ["Weave", "Literate", "workbook"], exclude: ["Fixtures"]),
+        .testTarget(
+            name: "WeaveTests", dependencies: ["Weave", "Literate", "CCmark", "workbook"],
+            exclude: ["Fixtures"]
+        ),
         .testTarget(name: "DeepLinkCoreTests", dependencies: ["DeepLinkCore"]),
         .testTarget(name: "HTTPShellTests", dependencies: ["HTTPShell", "EventLog", "EventLogProbe"]),
         // MARK: Server test targets

@@ -84,10 +84,10 @@ public struct HTTPHeaders: Hashable, Sendable, Sequence, ExpressibleByDictionary
 
     /// The first value for `name`; setting replaces every field of that name (nil removes them).
     public subscript(name: String) -> String? {
-        get { fields.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value }
+        get { fields.first { Self.sameName($0.name, name) }?.value }
         set {
-            let index = fields.firstIndex { $0.name.caseInsensitiveCompare(name) == .orderedSame }
-            fields.removeAll { $0.name.caseInsensitiveCompare(name) == .orderedSame }
+            let index = fields.firstIndex { Self.sameName($0.name, name) }
+            fields.removeAll { Self.sameName($0.name, name) }
             if let newValue {
                 fields.insert(
                     Field(name: name, value: newValue), at: Swift.min(index ?? fields.count, fields.count))
@@ -97,7 +97,21 @@ public struct HTTPHeaders: Hashable, Sendable, Sequence, ExpressibleByDictionary
 
     /// Every value for `name`, in arrival order.
     public func values(for name: String) -> [String] {
-        fields.filter { $0.name.caseInsensitiveCompare(name) == .orderedSame }.map(\.value)
+        fields.filter { Self.sameName($0.name, name) }.map(\.value)
+    }
+
+    /// Whether two field names are equal ignoring ASCII case. Field names are ASCII tokens
+    /// (RFC 9110 §5.1), so a byte comparison is exact; Foundation's `caseInsensitiveCompare`
+    /// goes through `NSString` on Linux and was the largest cost of a small request.
+    static func sameName(_ lhs: String, _ rhs: String) -> Bool {
+        let left = lhs.utf8
+        let right = rhs.utf8
+        guard left.count == right.count else { return false }
+        for (a, b) in zip(left, right) where a != b {
+            // Only letters differ by case, and only by the 0x20 bit.
+            guard a ^ b == 0x20, (0x41...0x5A).contains(a & ~0x20) else { return false }
+        }
+        return true
     }
 
     /// Adds a field even if one of that name exists (for example a second `Vary`).

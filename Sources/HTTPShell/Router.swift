@@ -139,6 +139,12 @@ public struct Router: HTTPResponder {
     private func route(_ request: HTTPRequest) async throws -> HTTPResponse {
         var segments: [String] = []
         for raw in RoutePattern.split(request.path) {
+            // Most segments carry no escape; Foundation's decoding is costly on Linux, so only
+            // segments with a `%` go through it.
+            guard raw.utf8.contains(UInt8(ascii: "%")) else {
+                segments.append(raw)
+                continue
+            }
             guard let decoded = raw.removingPercentEncoding else { throw HTTPError.invalidPath(request.path) }
             segments.append(decoded)
         }

@@ -23,7 +23,14 @@ public struct EventRecorder: Sendable {
 
     public func record(_ events: [AnalyticsEvent]) async throws {
         for event in events {
-            try await store.append(NewEvent(type: event.type, at: event.at, json: try event.fieldsJSON()))
+            let json: Data
+            if case .open(let open, let at) = event {
+                // Every track/open call writes one: the direct writer is much cheaper.
+                json = try TrackOpenJSON.event(open, at: at)
+            } else {
+                json = try event.fieldsJSON()
+            }
+            try await store.append(NewEvent(type: event.type, at: event.at, json: json))
         }
     }
 

@@ -154,6 +154,7 @@ struct Handlers: Sendable {
                 // The periodic purge runs on real time, which a test clock leaves behind: run it
                 // now, as it would have run during the time that just passed.
                 await service.purge()
+                HeapTrim.releaseFreedMemory()
                 return try .json(["now": EventRecorder.timestamp(testClock.now)])
             }
         }
@@ -182,7 +183,9 @@ struct Handlers: Sendable {
             try await service.trackOpen(body, context: context)
         }
         try await recorder.record(answer.events)
-        return try .json(answer.body)
+        return HTTPResponse(
+            status: .ok, headers: ["Content-Type": HTTPResponse.jsonContentType],
+            body: TrackOpenJSON.response(answer.body))
     }
 
     /// Lead and sale share everything but the body type: the key check answers like every other

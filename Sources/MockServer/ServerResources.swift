@@ -84,7 +84,9 @@ public enum InterstitialPage {
             var pieces: [Piece] = []
             var rest = Substring(template)
             while let open = rest.range(of: "{{"), let close = rest[open.upperBound...].range(of: "}}") {
-                if open.lowerBound > rest.startIndex { pieces.append(.text(String(rest[..<open.lowerBound]))) }
+                if open.lowerBound > rest.startIndex {
+                    pieces.append(.text(String(rest[..<open.lowerBound])))
+                }
                 pieces.append(.slot(String(rest[open.upperBound..<close.lowerBound])))
                 rest = rest[close.upperBound...]
             }

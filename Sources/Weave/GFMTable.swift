@@ -1,3 +1,5 @@
+import Foundation
+
 /// A page's source as lines of UTF-8 bytes, indexed once.
 struct SourceText: Sendable {
     let bytes: [UInt8]
@@ -5,9 +7,18 @@ struct SourceText: Sendable {
 
     init(_ source: String) {
         bytes = Array(source.utf8)
-        for (offset, byte) in bytes.enumerated() where byte == UInt8(ascii: "\n") {
-            starts.append(offset + 1)
+        var starts = [0]
+        bytes.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return }
+            var offset = 0
+            while offset < buffer.count,
+                let newline = memchr(base + offset, Int32(UInt8(ascii: "\n")), buffer.count - offset)
+            {
+                offset = base.distance(to: newline.assumingMemoryBound(to: UInt8.self)) + 1
+                starts.append(offset)
+            }
         }
+        self.starts = starts
     }
 
     var lineCount: Int { starts.count }
@@ -43,7 +54,10 @@ struct GFMTable: Equatable, Sendable {
 
     /// The table in the paragraph spanning `line...endLine` and starting at `column`, if any.
     static func recognize(line: Int, column: Int, endLine: Int, in source: SourceText) -> GFMTable? {
-        guard endLine > line else { return nil }
+        guard endLine > line, (line + 1...endLine).contains(where: { mayBeDelimiterRow(source.line($0)) })
+        else {
+            return nil
+        }
         var lines: [ArraySlice<UInt8>] = []
         for number in line...endLine {
             lines.append(stripContainerPrefix(source.line(number), isFirst: number == line, column: column))
@@ -62,6 +76,22 @@ struct GFMTable: Equatable, Sendable {
             return GFMTable(startLine: line + index, alignments: alignments, header: header.cells, rows: rows)
         }
         return nil
+    }
+
+    /// A quick test that runs on every line of every paragraph of more than one line: could
+    /// this be a delimiter row (only `|`, `:`, `-`, spaces and container markers, and a `-`)?
+    private static func mayBeDelimiterRow(_ line: ArraySlice<UInt8>) -> Bool {
+        var sawDash = false
+        for byte in line {
+            switch byte {
+            case UInt8(ascii: "-"): sawDash = true
+            case UInt8(ascii: "|"), UInt8(ascii: ":"), UInt8(ascii: " "), UInt8(ascii: "\t"),
+                UInt8(ascii: ">"):
+                continue
+            default: return false
+            }
+        }
+        return sawDash
     }
 
     /// Drops what belongs to enclosing containers: the paragraph's first line starts at

@@ -100,7 +100,7 @@ public struct HTMLWriter: Sendable {
     }
 }
 
-/// HTML helpers for strings.
+/// String functions for HTML.
 public enum HTML {
     /// `text` with `&`, `<`, `>` and `"` escaped.
     ///

@@ -175,6 +175,13 @@ struct Linker: Sendable {
 
     /// The path from the folder of `from` to `to`, both relative to the site root.
     static func relative(from: String, to: String) -> String {
+        // Most links stay in their folder (chapter to chapter): no need to split the paths.
+        let fromSlash = from.lastIndex(of: "/")
+        let toSlash = to.lastIndex(of: "/")
+        if let fromSlash, let toSlash, from[..<fromSlash] == to[..<toSlash] {
+            return String(to[to.index(after: toSlash)...])
+        }
+        if fromSlash == nil, toSlash == nil { return to }
         let fromFolder = from.split(separator: "/").dropLast()
         let toParts = to.split(separator: "/")
         var common = 0

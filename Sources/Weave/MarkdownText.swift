@@ -1,4 +1,4 @@
-/// Helpers for writing Markdown that other passes then read like any chapter: the site's
+/// Functions for writing Markdown that other passes then read like any chapter: the site's
 /// generated pages (glossary, snippet index, API reference) are Markdown, so they get the same
 /// anchors, link checks, search entries and rendering as the book.
 enum MarkdownText {

@@ -50,18 +50,22 @@ public struct PageTemplate: Sendable {
 
     /// The page: each placeholder replaced by its value's bytes (missing values are empty).
     public func render(_ values: [String: [UInt8]]) -> [UInt8] {
-        var capacity = 0
-        for part in parts {
-            switch part {
-            case .literal(let bytes): capacity += bytes.count
-            case .slot(let name): capacity += values[name]?.count ?? 0
-            }
-        }
+        let pieces = render(pieces: values.mapValues { [$0[...]] })
         var output: [UInt8] = []
-        output.reserveCapacity(capacity)
+        output.reserveCapacity(pieces.reduce(0) { $0 + $1.count })
+        for piece in pieces { output += piece }
+        return output
+    }
+
+    /// The page as the pieces it is made of, in order, without copying any of them: a page is
+    /// written piece by piece, so that a long page (the whole book) is never joined in memory.
+    /// A placeholder's value may itself be several pieces.
+    public func render(pieces values: [String: [ArraySlice<UInt8>]]) -> [ArraySlice<UInt8>] {
+        var output: [ArraySlice<UInt8>] = []
+        output.reserveCapacity(parts.count + 8)
         for part in parts {
             switch part {
-            case .literal(let bytes): output += bytes
+            case .literal(let bytes): output.append(bytes[...])
             case .slot(let name): output += values[name] ?? []
             }
         }

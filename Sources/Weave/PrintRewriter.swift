@@ -1,3 +1,5 @@
+import Foundation
+
 /// Turns a chapter's rendered HTML into its part of the print-all page, without rendering it
 /// again: every `id` gets the chapter's prefix (so that two chapters' "Proving it" stay
 /// distinct), in-page and cross-chapter links become links within the print page, and other
@@ -20,30 +22,40 @@ struct PrintRewriter {
     private static let attributes = [Array(" id=\"".utf8), Array(" href=\"".utf8), Array(" src=\"".utf8)]
 
     func rewrite(_ html: [UInt8], into output: inout [UInt8]) {
+        let prefixBytes = Array(prefix.utf8)
         html.withUnsafeBufferPointer { bytes in
+            guard let base = bytes.baseAddress else { return }
             var index = 0
             var copied = 0
-            while index + 5 < bytes.count {
-                // A quick test on the byte after the space before the full comparison: this
-                // runs over every byte of the book.
-                guard bytes[index] == UInt8(ascii: " "),
-                    bytes[index + 1] == UInt8(ascii: "i") || bytes[index + 1] == UInt8(ascii: "h")
-                        || bytes[index + 1] == UInt8(ascii: "s"),
-                    let attribute = Self.attributes.first(where: { Self.matches(bytes, at: index, $0) })
-                else {
-                    index += 1
-                    continue
+            while index < bytes.count {
+                // Attributes only live inside tags: jump from tag to tag (text is most of a page).
+                guard let open = memchr(base + index, Int32(UInt8(ascii: "<")), bytes.count - index) else {
+                    break
                 }
-                let valueStart = index + attribute.count
-                var valueEnd = valueStart
-                while valueEnd < bytes.count, bytes[valueEnd] != UInt8(ascii: "\"") { valueEnd += 1 }
-                output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copied..<valueStart]))
-                let value = String(
-                    decoding: UnsafeBufferPointer(rebasing: bytes[valueStart..<valueEnd]), as: UTF8.self)
-                let isID = attribute.count == 5
-                output.append(contentsOf: (isID ? prefix + value : rewriteURL(value)).utf8)
-                copied = valueEnd
-                index = valueEnd
+                index = base.distance(to: open.assumingMemoryBound(to: UInt8.self)) + 1
+                while index + 5 < bytes.count, bytes[index] != UInt8(ascii: ">") {
+                    guard bytes[index] == UInt8(ascii: " "),
+                        let attribute = Self.attributes.first(where: { Self.matches(bytes, at: index, $0) })
+                    else {
+                        index += 1
+                        continue
+                    }
+                    let valueStart = index + attribute.count
+                    var valueEnd = valueStart
+                    while valueEnd < bytes.count, bytes[valueEnd] != UInt8(ascii: "\"") { valueEnd += 1 }
+                    output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copied..<valueStart]))
+                    let valueBytes = UnsafeBufferPointer(rebasing: bytes[valueStart..<valueEnd])
+                    if attribute.count == 5 {
+                        // An id: the chapter's prefix, then the id as it was.
+                        output.append(contentsOf: prefixBytes)
+                        output.append(contentsOf: valueBytes)
+                    } else {
+                        output.append(
+                            contentsOf: rewriteURL(String(decoding: valueBytes, as: UTF8.self)).utf8)
+                    }
+                    copied = valueEnd
+                    index = valueEnd + 1
+                }
             }
             output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copied...]))
         }

@@ -66,27 +66,15 @@ struct SectionCollector: MarkdownWalker {
         return String(decoding: bytes[..<end], as: UTF8.self)
     }
 
-    /// Appends `value`, turning each run of white space into one space and dropping leading ones.
+    /// Appends `value`. cmark's text nodes hold no line breaks (those are nodes of their own),
+    /// so text goes in whole; only the separators the walk adds are kept from doubling.
     private static func append(_ value: String, to buffer: inout [UInt8]) {
-        var value = value
-        value.withUTF8 { bytes in
-            var start = 0
-            for index in 0..<bytes.count {
-                let byte = bytes[index]
-                guard byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\t")
-                else {
-                    continue
-                }
-                if start < index {
-                    buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<index]))
-                }
-                if let last = buffer.last, last != UInt8(ascii: " ") { buffer.append(UInt8(ascii: " ")) }
-                start = index + 1
-            }
-            if start < bytes.count {
-                buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...]))
-            }
+        if value == " " {
+            if let last = buffer.last, last != UInt8(ascii: " ") { buffer.append(UInt8(ascii: " ")) }
+            return
         }
+        var value = value
+        value.withUTF8 { buffer.append(contentsOf: $0) }
     }
 
     private mutating func add(_ value: String) {
@@ -123,7 +111,9 @@ struct SectionCollector: MarkdownWalker {
                 case .success(let attributes) = BlockAttributes.parse(fence.info),
                 let name = attributes.chunkName
             else { return }
-            add(" ⟨\(name)⟩ ")
+            add(" ")
+            add("⟨\(name)⟩")
+            add(" ")
         case .paragraph, .item, .blockQuote:
             if !entering { add(" ") }
         default:
@@ -183,11 +173,15 @@ public enum SearchIndex {
 
     /// The same index as a script that needs no `fetch`.
     public static func script(json: [UInt8]) -> [UInt8] {
-        var script = Array("window.WORKBOOK_SEARCH = ".utf8)
-        script.reserveCapacity(json.count + 32)
-        script.append(contentsOf: json[..<max(0, json.count - 1)])
-        script.append(contentsOf: Array(";\n".utf8))
-        return script
+        Array(script(pieces: json).joined())
+    }
+
+    /// The script as pieces around the JSON, which is not copied.
+    static func script(pieces json: [UInt8]) -> [ArraySlice<UInt8>] {
+        [
+            Array("window.WORKBOOK_SEARCH = ".utf8)[...], json[..<max(0, json.count - 1)],
+            Array(";\n".utf8)[...],
+        ]
     }
 }
 

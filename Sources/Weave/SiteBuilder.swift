@@ -80,8 +80,7 @@ public enum SiteBuilder {
         if !failedChecks.isEmpty {
             diagnostics.append(
                 Diagnostic(
-                    .warning, text: "\(failedChecks.count) snippet check errors; 'workbook check' lists them",
-                    at: nil))
+                    .warning, text: WeaveMessage.snippetCheckErrors(count: failedChecks.count).text, at: nil))
         }
         var coverageName: String?
         var testedLines: Set<SourceLocation> = []
@@ -237,7 +236,7 @@ public enum SiteBuilder {
         }
         let index = SearchIndex.json(entries: searchParts)
         files.append(FileJob(path: "search-index.json", bytes: index))
-        files.append(FileJob(path: "search-index.js") { SearchIndex.script(json: index) })
+        files.append(FileJob(path: "search-index.js") { SearchIndex.script(pieces: index) })
         files.append(FileJob(path: marker, bytes: Array("written by workbook build\n".utf8)))
         for asset in theme.assetFiles {
             files.append(
@@ -490,12 +489,20 @@ public enum SiteBuilder {
     static func write(_ path: String, bytes: [UInt8]?, copying source: URL?, into folder: URL)
         throws(Diagnostic)
     {
+        try write(path, pieces: bytes.map { [$0[...]] }, copying: source, into: folder)
+    }
+
+    /// Writes `pieces` one after the other, or copies `source`, to `path` inside `folder`,
+    /// creating folders as needed.
+    static func write(_ path: String, pieces: [ArraySlice<UInt8>]?, copying source: URL?, into folder: URL)
+        throws(Diagnostic)
+    {
         let url = folder.appendingPathComponent(path)
         do {
             try FileManager.default.createDirectory(
                 at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            if let bytes {
-                try writeFile(url.path, bytes)
+            if let pieces {
+                try writeFile(url.path, pieces)
             } else if let source {
                 try? FileManager.default.removeItem(at: url)
                 try FileManager.default.copyItem(at: source, to: url)
@@ -506,22 +513,24 @@ public enum SiteBuilder {
         }
     }
 
-    /// Writes `bytes` with `open`/`write`, straight from the array: `Data(bytes)` would copy
-    /// every page once more, and the site is megabytes of pages.
-    private static func writeFile(_ path: String, _ bytes: [UInt8]) throws {
+    /// Writes the pieces with `open`/`write`, straight from their buffers: joining them, or
+    /// making `Data` of them, would copy every page once more, and the site is megabytes of pages.
+    private static func writeFile(_ path: String, _ pieces: [ArraySlice<UInt8>]) throws {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         guard descriptor >= 0 else { throw CocoaError(.fileWriteNoPermission) }
         defer { close(descriptor) }
-        try bytes.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let written = Foundation.write(
-                    descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    throw CocoaError(.fileWriteUnknown)
+        for piece in pieces {
+            try piece.withUnsafeBytes { buffer in
+                var offset = 0
+                while offset < buffer.count {
+                    let written = Foundation.write(
+                        descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                    if written < 0 {
+                        if errno == EINTR { continue }
+                        throw CocoaError(.fileWriteUnknown)
+                    }
+                    offset += written
                 }
-                offset += written
             }
         }
     }
@@ -547,14 +556,14 @@ public enum SiteBuilder {
     }
 }
 
-/// A file of the site that is not a page: bytes made on demand, bytes at hand, or a copy.
+/// A file of the site that is not a page: pieces made on demand, bytes at hand, or a copy.
 struct FileJob: Sendable {
     var path: String
-    var make: (@Sendable () -> [UInt8])?
+    var make: (@Sendable () -> [ArraySlice<UInt8>])?
     var bytes: [UInt8]?
     var source: URL?
 
-    init(path: String, make: @escaping @Sendable () -> [UInt8]) {
+    init(path: String, make: @escaping @Sendable () -> [ArraySlice<UInt8>]) {
         self.path = path
         self.make = make
     }
@@ -571,7 +580,8 @@ struct FileJob: Sendable {
 
     func run(into folder: URL) -> Result<Void, Diagnostic> {
         do {
-            try SiteBuilder.write(path, bytes: make?() ?? bytes, copying: source, into: folder)
+            try SiteBuilder.write(
+                path, pieces: make?() ?? bytes.map { [$0[...]] }, copying: source, into: folder)
             return .success(())
         } catch {
             return .failure(error)
@@ -639,7 +649,8 @@ struct SiteContext: Sendable {
         }
         do {
             try SiteBuilder.write(
-                page.output, bytes: frame(page: page, root: root, content: body, toc: toc), copying: nil,
+                page.output, pieces: frame(page: page, root: root, content: [body[...]], toc: toc),
+                copying: nil,
                 into: output)
         } catch {
             return .failure(error)
@@ -714,18 +725,22 @@ struct SiteContext: Sendable {
             badge: badges[key] ?? .displayOnly, usedIn: usedIn, referenceHrefs: references)
     }
 
-    private func frame(page: SitePage, root: String, content: [UInt8], toc: [UInt8]) -> [UInt8] {
-        theme.template.render([
-            "title": Array(HTML.escape(page.title).utf8),
-            "description": Array(HTML.escape("Deep Link Workbook: \(page.title)").utf8),
-            "root": Array(root.utf8),
-            "page-kind": Array(page.kind.rawValue.utf8),
-            "sidebar": layout.sidebar(for: page.output, root: root),
+    /// The page in the theme's template, as pieces to write one after the other.
+    private func frame(page: SitePage, root: String, content: [ArraySlice<UInt8>], toc: [UInt8])
+        -> [ArraySlice<UInt8>]
+    {
+        func piece(_ text: String) -> [ArraySlice<UInt8>] { [Array(text.utf8)[...]] }
+        return theme.template.render(pieces: [
+            "title": piece(HTML.escape(page.title)),
+            "description": piece(HTML.escape("Deep Link Workbook: \(page.title)")),
+            "root": piece(root),
+            "page-kind": piece(page.kind.rawValue),
+            "sidebar": [layout.sidebar(for: page.output, root: root)[...]],
             "content": content,
-            "toc": toc,
-            "pager": layout.pager(for: page.output, root: root),
-            "scripts": scripts(root: root),
-            "source-path": Array(HTML.escape(page.source).utf8),
+            "toc": [toc[...]],
+            "pager": [layout.pager(for: page.output, root: root)[...]],
+            "scripts": [scripts(root: root)[...]],
+            "source-path": piece(HTML.escape(page.source)),
         ])
     }
 
@@ -742,15 +757,14 @@ struct SiteContext: Sendable {
     /// Every chapter on one page, for printing and reading offline: each chapter's content as
     /// `PrintRewriter` made it (ids prefixed with the chapter's file name, links between chapters
     /// turned into links within the page), in a section of its own.
-    func printPage(_ chapters: [(page: SitePage, content: [UInt8])]) -> [UInt8] {
-        var content: [UInt8] = []
-        content.reserveCapacity(chapters.reduce(0) { $0 + $1.content.count + 64 })
+    func printPage(_ chapters: [(page: SitePage, content: [UInt8])]) -> [ArraySlice<UInt8>] {
+        var content: [ArraySlice<UInt8>] = []
         var headings: [HeadingAnchor] = []
         for (chapter, body) in chapters {
             let prefix = printPrefixes[chapter.output] ?? ""
-            content += Array("<section class=\"print-chapter\" id=\"\(prefix)top\">\n".utf8)
-            content += body
-            content += Array("</section>\n".utf8)
+            content.append(Array("<section class=\"print-chapter\" id=\"\(prefix)top\">\n".utf8)[...])
+            content.append(body[...])
+            content.append(Array("</section>\n".utf8)[...])
             headings.append(HeadingAnchor(level: 2, title: chapter.title, id: prefix + "top", line: 1))
         }
         var page = SitePage(kind: .chapter, source: "print.md", output: "print.html", markdown: "")

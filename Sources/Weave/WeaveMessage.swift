@@ -13,7 +13,7 @@ public enum WeaveMessage: Error, Hashable, Sendable {
     case invalidCoverage(path: String, detail: String)
     case outputNotOurs(path: String)
     case writeFailed(path: String, reason: String)
-    case unreadable(path: String, reason: String)
+    case snippetCheckErrors(count: Int)
 
     public var text: String {
         switch self {
@@ -46,8 +46,8 @@ public enum WeaveMessage: Error, Hashable, Sendable {
                 + "another --out folder"
         case .writeFailed(let path, let reason):
             return "cannot write '\(path)': \(reason)"
-        case .unreadable(let path, let reason):
-            return "cannot read '\(path)': \(reason)"
+        case .snippetCheckErrors(let count):
+            return "\(count) snippet check errors, badged 'check failed'; 'workbook check' lists them"
         }
     }
 }

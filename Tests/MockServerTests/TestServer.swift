@@ -130,8 +130,9 @@ final class NoRedirects: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
 /// A session that never caches, never follows redirects and gives up after a few seconds.
 func makeSession() -> URLSession {
     let configuration = URLSessionConfiguration.ephemeral
-    configuration.timeoutIntervalForRequest = 5
-    configuration.timeoutIntervalForResource = 10
+    // Generous: a passing run never waits, and a 2-core CI machine under a full suite is slow.
+    configuration.timeoutIntervalForRequest = 30
+    configuration.timeoutIntervalForResource = 60
     configuration.urlCache = nil
     configuration.httpShouldSetCookies = false
     return URLSession(configuration: configuration, delegate: NoRedirects(), delegateQueue: nil)

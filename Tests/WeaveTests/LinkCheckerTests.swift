@@ -153,13 +153,15 @@ struct LinkCheckerTests {
     @Test func linksToChunksAndCodeBlocksAreAnchorsToo() throws {
         let book = try TemporaryBook(chapters: [
             "01-a.md":
-                "# A\n\n```swift {#helper}\nlet x = 1\n```\n\nSee [the helper](#chunk-helper), [code](02-b.md#code-3).\n",
-            "02-b.md": "# B\n\n```swift {file=Sources/B/B.swift}\n<<helper>>\n```\n",
+                "# A\n\n```swift {#shared-value}\nlet x = 1\n```\n\nSee [the shared value](#chunk-shared-value), [code](02-b.md#code-3).\n",
+            "02-b.md": "# B\n\n```swift {file=Sources/B/B.swift}\n<<shared-value>>\n```\n",
         ])
         let report = try book.build()
         #expect(report.diagnostics.filter { $0.severity == .error }.isEmpty, "\(report.diagnostics)")
         let page = try #require(book.output("chapters/01-a.html"))
         #expect(
-            page.contains("<a href=\"#chunk-helper\">the helper</a>, <a href=\"02-b.html#code-3\">code</a>"))
+            page.contains(
+                "<a href=\"#chunk-shared-value\">the shared value</a>, <a href=\"02-b.html#code-3\">code</a>")
+        )
     }
 }

@@ -166,6 +166,15 @@ struct SiteBuildTests {
         #expect(page.contains("<figure class=\"code\" id=\"01-greeting--chunk-greeting-text\">"))
     }
 
+    @Test func aSnippetWhoseCheckFailsIsBadgedSo() throws {
+        let book = try TemporaryBook(chapters: ["01-a.md": "# A\n\n```json\n{\"a\": \n```\n"])
+        let report = try book.build()
+        #expect(
+            report.diagnostics.map(\.description).contains(
+                "warning: 1 snippet check errors, badged 'check failed'; 'workbook check' lists them"))
+        #expect(book.output("chapters/01-a.html")?.contains(">check failed (json)</span>") == true)
+    }
+
     @Test func aFolderWrittenBySomethingElseIsNeverEmptied() throws {
         let book = try TemporaryBook(chapters: ["01-a.md": "# A\n"], files: ["out/precious.txt": "keep me"])
         #expect(throws: Diagnostic.self) { try book.build() }

@@ -254,7 +254,7 @@ enum ExercisesCommands {
                         "watch: waiting for a change in \(session.display(exercise.work))/ (Ctrl-C stops)")
                 }
                 if checksLeft == 0 {
-                    console.print("watch: stopped after \(arguments.value("max-checks") ?? "") checks")
+                    console.print("watch: stopped (--max-checks reached)")
                     return .success
                 }
                 continue

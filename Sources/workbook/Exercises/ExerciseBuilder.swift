@@ -117,8 +117,12 @@ struct ExerciseBuilder {
         return outcomes
     }
 
-    /// Runs the already built tests once, optionally filtered, and reads the event stream.
-    private func test(_ members: [PackageMember], filter: String?) -> (run: TestRun, log: String) {
+    /// Runs the already built tests once, optionally filtered, and reads the event stream. When a
+    /// single exercise's run crashes, it is run once more with one test at a time, so that the
+    /// test that crashed is the one marked, and the crash message goes with it.
+    private func test(_ members: [PackageMember], filter: String?, serial: Bool = false) -> (
+        run: TestRun, log: String
+    ) {
         let events = package.directory.appendingPathComponent("events-\(UUID().uuidString).jsonl")
         defer { try? FileManager.default.removeItem(at: events) }
         progress("testing \(describe(members))")
@@ -127,41 +131,48 @@ struct ExerciseBuilder {
             "--event-stream-version", "0",
         ]
         if let filter { arguments += ["--filter", filter] }
-        let result = swiftCommand(arguments, timeout: testTimeout)
+        if serial { arguments.append("--no-parallel") }
+        // A crash should end the run at once: the runtime's backtrace takes seconds and says
+        // nothing a learner needs.
+        let result = swiftCommand(
+            arguments, timeout: testTimeout, extraEnvironment: ["SWIFT_BACKTRACE": "enable=no"])
         let mapping = package.pathMapping(members, root: root)
-        var run = TestEventStream.parse(
-            FileManager.default.contents(atPath: events.path) ?? Data(), mapping: mapping)
+        let data = FileManager.default.contents(atPath: events.path) ?? Data()
+        let log = Self.tail(mapping.rewrite(result.output))
         if result.timedOut {
+            var run = TestEventStream.parse(
+                data, mapping: mapping,
+                interruption:
+                    "still running after \(Int(testTimeout)) s, when the run was stopped: is there an endless loop?"
+            )
             run.finished = false
+            return (run, log)
+        }
+        let crash = Self.crashLines(result.output, mapping: mapping)
+        var run = TestEventStream.parse(
+            data, mapping: mapping, interruption: "the test process crashed during this test", details: crash)
+        if !run.finished, members.count == 1, !serial {
+            return test(members, filter: filter, serial: true)
+        }
+        if !run.finished, run.inFlight.isEmpty {
             run.results.append(
                 TestResult(
                     module: members.count == 1 ? members[0].exercise.testModuleName : "",
-                    name: "the tests", testCase: nil, passed: false,
-                    issues: [
-                        TestIssue(
-                            location: nil,
-                            message: "stopped after \(Int(testTimeout)) s: is there an endless loop?",
-                            details: run.inFlight)
-                    ]))
-        } else if !run.finished, members.count == 1 {
-            run.results.append(
-                TestResult(
-                    module: members[0].exercise.testModuleName, name: "the tests", testCase: nil,
-                    passed: false,
-                    issues: [
-                        TestIssue(
-                            location: nil, message: "the test process crashed",
-                            details: Self.crashLines(result.output))
-                    ]))
+                    name: "the test process",
+                    testCase: nil, passed: false,
+                    issues: [TestIssue(location: nil, message: "crashed outside any test", details: crash)]))
         }
-        return (run, Self.tail(mapping.rewrite(result.output)))
+        return (run, log)
     }
 
-    private func swiftCommand(_ arguments: [String], timeout: TimeInterval) -> Subprocess.Result {
+    private func swiftCommand(
+        _ arguments: [String], timeout: TimeInterval, extraEnvironment: [String: String] = [:]
+    ) -> Subprocess.Result {
         Subprocess.run(
             swift,
             arguments + ["--package-path", package.directory.path, "--scratch-path", package.scratch.path],
-            in: package.directory, environment: environment, timeout: timeout)
+            in: package.directory, environment: environment.merging(extraEnvironment) { _, new in new },
+            timeout: timeout)
     }
 
     private func owner(of path: String, among members: [PackageMember]) -> PackageMember? {
@@ -184,11 +195,21 @@ struct ExerciseBuilder {
         return lines.suffix(count).joined(separator: "\n")
     }
 
-    /// What a crash printed: the runtime's `Fatal error` line and its neighbours.
-    static func crashLines(_ output: String) -> [String] {
-        let lines = output.split(separator: "\n").map(String.init)
-        let markers = ["Fatal error", "Precondition failed", "Assertion failed", "Crash", "signal", "error:"]
-        let interesting = lines.filter { line in markers.contains { line.contains($0) } }
-        return Array((interesting.isEmpty ? lines : interesting).suffix(8))
+    /// What a crash printed: the runtime's `Fatal error` line (its `Module/File.swift:LINE` turned
+    /// into the learner's path) and its neighbours.
+    static func crashLines(_ output: String, mapping: PathMapping) -> [String] {
+        let markers = [
+            "Fatal error", "Precondition failed", "Assertion failed", "Program crashed",
+            "Illegal instruction",
+            "Segmentation fault",
+        ]
+        let lines = output.split(separator: "\n").map(String.init).filter { line in
+            markers.contains { line.contains($0) }
+        }
+        return lines.suffix(4).map { line in
+            guard let colon = line.range(of: ".swift:") else { return line }
+            let fileID = String(line[..<colon.lowerBound]) + ".swift"
+            return mapping.display(fileID: fileID) + line[colon.lowerBound...].dropFirst(".swift".count)
+        }
     }
 }

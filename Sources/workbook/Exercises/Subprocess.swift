@@ -56,7 +56,7 @@ enum Subprocess {
         if finished.wait(timeout: .now() + timeout) == .timedOut {
             timedOut = true
             ChildProcesses.kill(pid)
-            _ = finished.wait(timeout: .now() + 10)
+            _ = finished.wait(timeout: .now() + 5)
         }
         ChildProcesses.shared.remove(pid)
         try? log.close()
@@ -99,10 +99,38 @@ final class ChildProcesses: @unchecked Sendable {
         _ = lock.withLock { pids.remove(pid) }
     }
 
-    /// Kills a child's whole process group, then the child itself.
+    /// Kills a child and everything it started. `swift test` starts the test runner in a process
+    /// group of its own, so the group alone is not enough: the descendants are found first (once
+    /// the parent is gone they are re-parented), then killed with the group and the child.
     static func kill(_ pid: Int32) {
+        let tree = descendants(of: pid)
+        for child in tree.reversed() { _ = Foundation.kill(child, SIGKILL) }
         _ = Foundation.kill(-pid, SIGKILL)
         _ = Foundation.kill(pid, SIGKILL)
+    }
+
+    /// The processes below `pid`, parents before children, read from `/proc` (empty elsewhere).
+    static func descendants(of pid: Int32) -> [Int32] {
+        var children: [Int32: [Int32]] = [:]
+        for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
+            guard let process = Int32(entry),
+                let data = FileManager.default.contents(atPath: "/proc/\(entry)/stat")
+            else { continue }
+            // "pid (command) state ppid ...": the command may hold spaces and parentheses.
+            let stat = String(decoding: data, as: UTF8.self)
+            guard let close = stat.lastIndex(of: ")") else { continue }
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            guard fields.count > 1, let parent = Int32(fields[1]) else { continue }
+            children[parent, default: []].append(process)
+        }
+        var result: [Int32] = []
+        var pending = children[pid] ?? []
+        while let next = pending.first {
+            pending.removeFirst()
+            result.append(next)
+            pending += children[next] ?? []
+        }
+        return result
     }
 
     /// Called with the lock held, once.

@@ -48,7 +48,14 @@ struct TestRun: Sendable {
 /// writes. Fields are read leniently: the stream is versioned, and a field that moved should
 /// cost a detail in the report, never the whole report.
 enum TestEventStream {
-    static func parse(_ data: Data, mapping: PathMapping) -> TestRun {
+    /// Reads a run. When the run did not reach its end, the tests that were running are failed
+    /// with `interruption` and `details` (what the crash printed), and the tests that never
+    /// started are failed as not run.
+    static func parse(
+        _ data: Data, mapping: PathMapping,
+        interruption: String = "the test process stopped during this test",
+        details interruptionDetails: [String] = []
+    ) -> TestRun {
         var names: [String: (name: String, parameterized: Bool, isSuite: Bool)] = [:]
         // Declaration order: tests by source line, cases by their place in the argument list. Tests
         // run in parallel, so the order they start in says nothing.
@@ -58,7 +65,6 @@ enum TestEventStream {
         var issues: [String: [TestIssue]] = [:]
         var ended: Set<String> = []
         var started: Set<String> = []
-        var caseResults: [String: [(testCase: String, key: String)]] = [:]
         var finished = false
 
         for line in data.split(separator: UInt8(ascii: "\n")) {
@@ -84,9 +90,6 @@ enum TestEventStream {
             case "testStarted", "testCaseStarted":
                 if !order.contains(key) { order.append(key) }
                 started.insert(key)
-                if let testCase, !(caseResults[testID]?.contains { $0.key == key } ?? false) {
-                    caseResults[testID, default: []].append((testCase, key))
-                }
             case "testEnded", "testCaseEnded":
                 ended.insert(key)
             case "issueRecorded":
@@ -123,14 +126,16 @@ enum TestEventStream {
             let name = info?.name ?? plainName(testID)
             let caseIndex = testCase.flatMap { caseOrder[testID]?.firstIndex(of: $0) } ?? -1
             let rank = [lines[testID] ?? Int.max, caseIndex]
-            if started.contains(key), !ended.contains(key) {
+            if started.contains(key), !ended.contains(key), !finished {
+                // Only the innermost thing that was running counts: a case, not its test or suite.
+                if info?.isSuite == true || (testCase == nil && info?.parameterized == true) { continue }
                 inFlight.append(testID)
-                let unfinished = TestIssue(location: nil, message: "did not finish", details: [])
+                let stopped = TestIssue(location: nil, message: interruption, details: interruptionDetails)
                 results.append(
                     (
                         TestResult(
                             module: module, name: name, testCase: testCase, passed: false,
-                            issues: (issues[key] ?? []) + [unfinished]), rank
+                            issues: (issues[key] ?? []) + [stopped]), rank
                     ))
                 continue
             }
@@ -144,6 +149,17 @@ enum TestEventStream {
                         module: module, name: name, testCase: testCase, passed: issues[key] == nil,
                         issues: issues[key] ?? []), rank
                 ))
+        }
+        if !finished {
+            let seen = Set(order.map { String($0.prefix { $0 != "\u{0}" }) })
+            for (id, info) in names where !info.isSuite && !seen.contains(id) {
+                let notRun = TestIssue(
+                    location: nil, message: "not run: the test process stopped before this test", details: [])
+                let result = TestResult(
+                    module: String(id.prefix { $0 != "." }), name: info.name, testCase: nil, passed: false,
+                    issues: [notRun])
+                results.append((result, [lines[id] ?? Int.max, -1]))
+            }
         }
         let sorted = results.sorted { left, right in
             (left.result.module, left.rank[0], left.rank[1]) < (
