@@ -19,7 +19,7 @@ public let lintCommand = Command(
     let result = try loadAndTangle(root, console: console)
     let files = Dictionary(uniqueKeysWithValues: result.files.map { ($0.path, $0) })
     let fileManager = FileManager.default
-    let targets = ["Sources", "Tests", "Package.swift"].filter {
+    let targets = ["Sources", "Tests", "Examples", "Package.swift"].filter {
         fileManager.fileExists(atPath: root.appendingPathComponent($0).path)
     }
     guard !targets.isEmpty else {
