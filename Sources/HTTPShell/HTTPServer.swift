@@ -158,12 +158,14 @@ public final class HTTPServer: @unchecked Sendable {
         while core.inFlightCount > 0 && clock.now < deadline {
             try? await Task.sleep(for: .milliseconds(5))
         }
-        if core.inFlightCount > 0 {
-            core.answerWaitingRequests(with: HTTPError.shuttingDown.response)
-            let flushDeadline = clock.now.advanced(by: .seconds(1))
-            while core.inFlightCount > 0 && clock.now < flushDeadline {
-                try? await Task.sleep(for: .milliseconds(5))
-            }
+        // Always, even when nothing is in flight: a connection accepted before the quiesce can
+        // still deliver its request now, and libmicrohttpd aborts the process if it is told to
+        // stop while a connection is suspended. From here on a new request is answered 503 at
+        // once instead of being suspended, and any still waiting get their 503 now.
+        core.answerWaitingRequests(with: HTTPError.shuttingDown.response)
+        let flushDeadline = clock.now.advanced(by: .seconds(1))
+        while core.inFlightCount > 0 && clock.now < flushDeadline {
+            try? await Task.sleep(for: .milliseconds(5))
         }
         core.markDaemonGone()
         wb_mhd_stop(running)

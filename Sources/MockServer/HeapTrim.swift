@@ -20,7 +20,7 @@ enum HeapTrim {
     static func releaseFreedMemory() {
         #if canImport(Glibc)
             typealias Trim = @convention(c) (Int) -> Int32
-            // RTLD_DEFAULT is the null handle: search every loaded library.
+            // RTLD_DEFAULT is the null handle: look in every loaded library.
             guard let symbol = dlsym(nil, "malloc_trim") else { return }
             _ = unsafeBitCast(symbol, to: Trim.self)(0)
         #endif
