@@ -3,7 +3,8 @@ import Foundation
 import Literate
 
 /// `check`: tangle --check, then every snippet checker; `--report` prints each block's status.
-public func checkCommand(checkers: [any SnippetChecker]) -> Command {
+/// `checkers` makes the checkers for a book folder, so that a checker can read that book's files.
+public func checkCommand(checkers: @escaping @Sendable (URL) -> [any SnippetChecker]) -> Command {
     Command(
         CommandSpec(
             name: "check",
@@ -23,7 +24,7 @@ public func checkCommand(checkers: [any SnippetChecker]) -> Command {
         let result = try loadAndTangle(root, console: console)
         let plan = TangleWriter.plan(result, root: root, force: false)
         let inSync = report(plan, files: result.files.count, console: console)
-        let checker = BookChecker(checkers: checkers)
+        let checker = BookChecker(checkers: checkers(root))
         let (reports, diagnostics) = checker.run(result)
         for diagnostic in diagnostics { console.error(diagnostic.description) }
         if arguments.flag("report") {

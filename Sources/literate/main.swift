@@ -10,6 +10,6 @@ let tool = CommandLineTool(
             name: "literate",
             abstract: "Tangle and check the book without building the tangled modules.",
             discussion: "Use it when the package does not build: './wb tangle' runs it for you."),
-        subcommands: [tangleCommand, checkCommand(checkers: []), lintCommand]),
+        subcommands: [tangleCommand, checkCommand { _ in [] }, lintCommand]),
     version: workbookVersion)
 exit(tool.run(Array(CommandLine.arguments.dropFirst()), console: .standard).rawValue)

@@ -5,7 +5,8 @@ import Literate
 /// The snippet checkers `workbook check` registers beyond the engine's own `json`: each one runs
 /// the code the book builds over the snippets that name it with `check=NAME`.
 enum SnippetCheckers {
-    static var all: [any SnippetChecker] {
+    /// The checkers for the book in `book` (transcripts run against that book's configuration).
+    static func all(book: URL) -> [any SnippetChecker] {
         [
             LintingChecker(name: "aasa", expectsJSON: true) { AASALinter.lint($0) },
             LintingChecker(name: "assetlinks", expectsJSON: true) { AssetLinksLinter.lint($0) },
@@ -14,7 +15,7 @@ enum SnippetCheckers {
             },
             InfoPlistChecker(),
             AndroidManifestChecker(),
-            ConsoleChecker(),
+            ConsoleChecker(bookFolder: book),
         ]
     }
 }

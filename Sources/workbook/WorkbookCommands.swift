@@ -6,7 +6,7 @@ import LiterateCLI
 enum WorkbookCommands {
     static var all: [Command] {
         [
-            tangleCommand, checkCommand(checkers: SnippetCheckers.all), lintCommand,
+            tangleCommand, checkCommand(checkers: SnippetCheckers.all(book:)), lintCommand,
             buildCommand,
             aasaCommand,
             assetLinksCommand,

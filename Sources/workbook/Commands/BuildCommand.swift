@@ -42,7 +42,7 @@ let buildCommand = Command(
     var options = SiteOptions(
         bookRoot: root, outputFolder: output,
         themeFolder: try themeFolder(arguments, root: root, resolve: resolve),
-        checkers: SnippetCheckers.all)
+        checkers: SnippetCheckers.all(book: root))
     options.includeSolutions = arguments.flag("solutions")
     if let coverage = arguments.value("coverage") {
         let url = resolve(coverage)
