@@ -4,6 +4,11 @@
 // linking. The engine (Literate) is hand-written; the subject modules are tangled from chapters/.
 import PackageDescription
 
+// `workbook serve` weaves the site again on every save of a chapter. Unoptimised Swift does that
+// about four times slower, past the 200 ms a save may take to reach the browser, so the engine and
+// the site generator are compiled optimised in debug builds too (their debugger view is poorer).
+let optimisedInDebug: [SwiftSetting] = [.unsafeFlags(["-O"], .when(configuration: .debug))]
+
 let package = Package(
     name: "DeepLinkWorkbook",
     platforms: [.macOS(.v13), .iOS(.v16)],
@@ -38,7 +43,7 @@ let package = Package(
 
         // The literate engine: chunks, tangle, snippet checks, diagnostics. Knows Markdown, never
         // deep links.
-        .target(name: "Literate", dependencies: ["CCmark"]),
+        .target(name: "Literate", dependencies: ["CCmark"], swiftSettings: optimisedInDebug),
         // A small argument parser and help formatter shared by both executables.
         .target(name: "CommandLineKit"),
         // The engine's commands (tangle, check, lint), reused by `literate` and `workbook`.
@@ -46,7 +51,7 @@ let package = Package(
         .executableTarget(name: "literate", dependencies: ["LiterateCLI"]),
         // The site generator: weaves the book into static HTML (hand-written; knows Markdown and
         // chunks, never deep links).
-        .target(name: "Weave", dependencies: ["Literate"]),
+        .target(name: "Weave", dependencies: ["Literate"], swiftSettings: optimisedInDebug),
 
         // Tangled from chapters/: do not edit the generated files by hand.
         .target(name: "DeepLinkCore"),
@@ -65,7 +70,8 @@ let package = Package(
         // The mock server (hand-written): the HTTP shell, stores and resources around the service.
         .target(
             name: "MockServer",
-            dependencies: ["AttributionService", "HTTPShell", "EventLog", "DeepLinkCore"],
+            // Li2DeepLinks: the simulator's sessions run the real SDK against this server in process.
+            dependencies: ["AttributionService", "HTTPShell", "EventLog", "DeepLinkCore", "Li2DeepLinks"],
             resources: [.copy("Resources/openapi.json"), .copy("Resources/interstitial.html")]
         ),
 

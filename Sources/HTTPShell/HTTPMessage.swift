@@ -234,11 +234,17 @@ public struct HTTPResponse: Sendable, Equatable {
     public var status: HTTPStatus
     public var headers: HTTPHeaders
     public var body: Data
+    /// A body written over time (Server-Sent Events); when set, `body` is ignored and the
+    /// server writes whatever the stream is sent until it is finished.
+    public var stream: HTTPStream?
 
-    public init(status: HTTPStatus, headers: HTTPHeaders = [:], body: Data = Data()) {
+    public init(
+        status: HTTPStatus, headers: HTTPHeaders = [:], body: Data = Data(), stream: HTTPStream? = nil
+    ) {
         self.status = status
         self.headers = headers
         self.body = body
+        self.stream = stream
     }
 
     /// The content type every JSON body carries.

@@ -20,7 +20,9 @@ public enum HTTPServerError: Error, Equatable, Sendable {
 /// Threading: libmicrohttpd runs its own pool of threads (`epoll` on Linux). A request whose
 /// body is complete is *suspended*, the responder runs in a Swift task, and the connection is
 /// resumed with the response, so a slow handler never occupies a server thread and a slow client
-/// (one sending half a request) never occupies one either.
+/// (one sending half a request) never occupies one either. A response carrying an
+/// ``HTTPStream`` (Server-Sent Events) is written chunk by chunk as the stream is sent to, its
+/// connection suspended in between; ``stop(gracePeriod:)`` finishes every open stream first.
 ///
 /// ```swift
 /// let server = HTTPServer(responder: router)
@@ -153,6 +155,9 @@ public final class HTTPServer: @unchecked Sendable {
         guard let running else { return }
         core.markStopping()
         _ = wb_mhd_quiesce(running)
+        // An open stream never completes on its own: end each one now, so that its connection
+        // finishes like any other request instead of holding the stop for the grace period.
+        core.finishStreams()
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: gracePeriod)
         while core.inFlightCount > 0 && clock.now < deadline {
@@ -237,6 +242,7 @@ private final class ServerCore: @unchecked Sendable {
     private let lock = NSLock()
     private var inFlight = 0
     private var waiting: [ObjectIdentifier: RequestState] = [:]
+    private var streams: [ObjectIdentifier: HTTPStream] = [:]
     private var daemonRunning = false
     private var stopping = false
     private var acceptingWork = true
@@ -417,10 +423,40 @@ private final class ServerCore: @unchecked Sendable {
         return collected.items
     }
 
+    /// Finishes every open stream (a stopping server must not keep a connection suspended).
+    func finishStreams() {
+        let open = lock.held { Array(streams.values) }
+        for stream in open { stream.finish() }
+    }
+
+    /// Forgets a stream whose connection ended.
+    func streamEnded(_ stream: HTTPStream) {
+        lock.held { streams[ObjectIdentifier(stream)] = nil }
+        stream.connectionEnded()
+    }
+
     private func queue(_ response: HTTPResponse, on connection: OpaquePointer) -> Bool {
-        let created = response.body.withUnsafeBytes { bytes in
-            MHD_create_response_from_buffer(
-                bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress), .RESPMEM_MUST_COPY)
+        let created: OpaquePointer?
+        if let stream = response.stream {
+            let stopping = lock.held {
+                streams[ObjectIdentifier(stream)] = stream
+                return self.stopping
+            }
+            if stopping { stream.finish() }
+            let binding = Unmanaged.passRetained(
+                StreamBinding(stream: stream, connection: connection, core: self))
+            // An unknown size makes libmicrohttpd send HTTP/1.1 chunks, each as it is read.
+            created = MHD_create_response_from_callback(
+                UInt64.max, 4096, streamReaderCallback, binding.toOpaque(), streamFreeCallback)
+            if created == nil {
+                binding.release()
+                streamEnded(stream)
+            }
+        } else {
+            created = response.body.withUnsafeBytes { bytes in
+                MHD_create_response_from_buffer(
+                    bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress), .RESPMEM_MUST_COPY)
+            }
         }
         guard let created else { return false }
         defer { MHD_destroy_response(created) }
@@ -439,8 +475,36 @@ private final class ServerCore: @unchecked Sendable {
     }
 }
 
+/// What a streamed response's content reader needs: the stream, its connection (to suspend
+/// between pieces) and the core (to forget the stream when it ends).
+private final class StreamBinding {
+    let stream: HTTPStream
+    let connection: OpaquePointer
+    let core: ServerCore
+
+    init(stream: HTTPStream, connection: OpaquePointer, core: ServerCore) {
+        self.stream = stream
+        self.connection = connection
+        self.core = core
+    }
+}
+
 // The C callbacks: they capture nothing, find the core through the context pointer, and
 // hand over at once.
+
+private let streamReaderCallback: MHD_ContentReaderCallback = { context, _, buffer, capacity in
+    let binding = Unmanaged<StreamBinding>.fromOpaque(context!).takeUnretainedValue()
+    switch binding.stream.read(into: buffer!, capacity: capacity, connection: binding.connection) {
+    case .bytes(let count): return count
+    case .suspended: return 0
+    case .end: return -1  // MHD_CONTENT_READER_END_OF_STREAM: the last chunk, then done
+    }
+}
+
+private let streamFreeCallback: MHD_ContentReaderFreeCallback = { context in
+    let binding = Unmanaged<StreamBinding>.fromOpaque(context!).takeRetainedValue()
+    binding.core.streamEnded(binding.stream)
+}
 
 private let serverAccessCallback: wb_mhd_access_callback = {
     context, connection, url, method, uploadData, uploadDataSize, requestState in

@@ -15,21 +15,25 @@ public struct BlockAttributes: Sendable, Equatable {
     public var file: String?
     public var checker: String?
     public var canImport: String?
+    /// `try=live` on a display-only `http` block: the site adds a panel that sends the request
+    /// to the running `workbook serve`. The engine itself ignores it.
+    public var tryIt: String?
 
     public init(
         language: String? = nil, chunkName: String? = nil, file: String? = nil, checker: String? = nil,
-        canImport: String? = nil
+        canImport: String? = nil, tryIt: String? = nil
     ) {
         self.language = language
         self.chunkName = chunkName
         self.file = file
         self.checker = checker
         self.canImport = canImport
+        self.tryIt = tryIt
     }
 
     /// The `key=value` attributes the engine knows. Anything else is an error, so a typo such as
     /// `fiel=` cannot silently make a block display-only.
-    public static let knownKeys = ["file", "check", "canImport"]
+    public static let knownKeys = ["file", "check", "canImport", "try"]
 
     /// Does the tangler read this block?
     public var isTangled: Bool { chunkName != nil || file != nil }
@@ -65,7 +69,10 @@ public struct BlockAttributes: Sendable, Equatable {
             return .failure(
                 ParseError(message: .malformedAttributes(detail: "text after '}'"), offset: extra))
         }
-        var seen: Set<String> = []
+        // A handful of tokens at most: a list is cheaper than a set.
+        var seen: [String] = []
+        var token: [UInt8] = []
+        token.reserveCapacity(close - open)
         var position = open + 1
         while position < close {
             if isBlank(bytes[position]) {
@@ -73,7 +80,7 @@ public struct BlockAttributes: Sendable, Equatable {
                 continue
             }
             let tokenStart = position
-            var token: [UInt8] = []
+            token.removeAll(keepingCapacity: true)
             var inQuotes = false
             while position < close, inQuotes || !isBlank(bytes[position]) {
                 if bytes[position] == UInt8(ascii: "\"") {
@@ -87,31 +94,32 @@ public struct BlockAttributes: Sendable, Equatable {
                 return .failure(
                     ParseError(message: .malformedAttributes(detail: "unclosed quote"), offset: tokenStart))
             }
-            if let error = attributes.apply(String(decoding: token, as: UTF8.self), seen: &seen) {
+            if let error = attributes.apply(token, seen: &seen) {
                 return .failure(ParseError(message: error, offset: tokenStart))
             }
         }
         return .success(attributes)
     }
 
-    private mutating func apply(_ token: String, seen: inout Set<String>) -> LiterateMessage? {
-        if token.hasPrefix(".") {
-            let language = String(token.dropFirst())
+    private mutating func apply(_ token: [UInt8], seen: inout [String]) -> LiterateMessage? {
+        if Self.token(token, startsWith: UInt8(ascii: ".")) {
+            let language = String(decoding: token.dropFirst(), as: UTF8.self)
             if language.isEmpty { return .malformedAttributes(detail: "empty class '.'") }
             if self.language != nil, seen.contains(".") || self.language != language {
                 return .duplicateAttribute("language")
             }
-            seen.insert(".")
+            if !seen.contains(".") { seen.append(".") }
             self.language = language
             return nil
         }
-        if token.hasPrefix("#") {
-            let name = String(token.dropFirst())
+        if Self.token(token, startsWith: UInt8(ascii: "#")) {
+            let name = String(decoding: token.dropFirst(), as: UTF8.self)
             guard ChunkName.isValid(name) else { return .invalidChunkName(name) }
             if chunkName != nil { return .duplicateAttribute("#name") }
             chunkName = name
             return nil
         }
+        let token = String(decoding: token, as: UTF8.self)
         guard let equals = token.firstIndex(of: "=") else {
             return .malformedAttributes(
                 detail: "expected '.language', '#name' or 'key=value', got '\(token)'")
@@ -119,28 +127,50 @@ public struct BlockAttributes: Sendable, Equatable {
         let key = String(token[..<equals])
         let value = String(token[token.index(after: equals)...])
         guard Self.knownKeys.contains(key) else { return .unknownAttribute(key: key, known: Self.knownKeys) }
-        guard seen.insert(key).inserted else { return .duplicateAttribute(key) }
+        guard !seen.contains(key) else { return .duplicateAttribute(key) }
+        seen.append(key)
         if value.isEmpty { return .malformedAttributes(detail: "'\(key)' needs a value") }
         switch key {
         case "file": file = value
         case "check": checker = value
+        case "try":
+            guard value == "live" else { return .malformedAttributes(detail: "'try' takes 'live'") }
+            tryIt = value
         default: canImport = value
         }
         return nil
     }
 }
 
-/// Rules for chunk names: a letter first, then letters, digits, `-`, `_` and `.`.
-public enum ChunkName {
-    public static func isValid(_ name: String) -> Bool {
-        guard let first = name.unicodeScalars.first, first.isASCIILetter else { return false }
-        return name.unicodeScalars.allSatisfy {
-            $0.isASCIILetter || ("0"..."9").contains($0) || $0 == "-" || $0 == "_" || $0 == "."
-        }
+extension BlockAttributes {
+    /// Does `token` start with the ASCII `byte` as a character of its own, as `hasPrefix` on the
+    /// token's text sees it? Only a non-ASCII scalar after it (a combining mark) could join it.
+    fileprivate static func token(_ token: [UInt8], startsWith byte: UInt8) -> Bool {
+        guard token.first == byte else { return false }
+        if token.count == 1 || token[1] < 0x80 { return true }
+        return String(decoding: token, as: UTF8.self).hasPrefix(String(UnicodeScalar(byte)))
     }
 }
 
-extension Unicode.Scalar {
-    fileprivate var isASCIILetter: Bool { ("a"..."z").contains(self) || ("A"..."Z").contains(self) }
+/// Rules for chunk names: a letter first, then letters, digits, `-`, `_` and `.`.
+public enum ChunkName {
+    /// Checks the UTF-8 bytes: every allowed character is ASCII, so any other byte fails.
+    public static func isValid(_ name: String) -> Bool {
+        var name = name
+        return name.withUTF8 { bytes in
+            guard let first = bytes.first, isLetter(first) else { return false }
+            for byte in bytes.dropFirst() {
+                guard
+                    isLetter(byte) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+                        || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: ".")
+                else { return false }
+            }
+            return true
+        }
+    }
 
+    private static func isLetter(_ byte: UInt8) -> Bool {
+        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+            || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+    }
 }

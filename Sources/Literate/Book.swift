@@ -5,12 +5,24 @@ public struct Chapter: Sendable {
     /// For example `chapters/03-universal-links.md`.
     public var path: String
     public var source: String
+    /// The parsed tree; an empty document for a chapter read for tangling only.
     public var document: MarkdownNode
+    /// For a chapter read for tangling only: its code blocks, collected while parsing.
+    let scannedBlocks: ScannedBlocks?
 
+    /// Parses `source`. With `inlines: false` the chapter is read for tangling and checks only:
+    /// its code blocks are collected straight from cmark and `document` stays empty, which
+    /// saves most of the work of building a tree for a large book.
     public init(path: String, source: String, inlines: Bool = true) {
         self.path = path
         self.source = source
-        self.document = MarkdownParser.parse(source, inlines: inlines)
+        if inlines {
+            self.document = MarkdownParser.parse(source)
+            self.scannedBlocks = nil
+        } else {
+            self.document = MarkdownNode(kind: .document, line: 1, column: 1, endLine: 1)
+            self.scannedBlocks = MarkdownParser.scanCodeBlocks(source, chapter: path)
+        }
     }
 }
 
@@ -51,12 +63,11 @@ public struct Book: Sendable {
         // Parsing dominates; chapters are independent, so parse them in parallel.
         let results = ConcurrentMap.map(names) { name -> Result<Chapter, Diagnostic> in
             let path = "chapters/\(name)"
-            guard let data = FileManager.default.contents(atPath: folder.appendingPathComponent(name).path)
-            else {
+            guard let data = FileBytes.contents(ofFile: folder.path + "/" + name) else {
                 return .failure(
                     .error(.unreadableChapter(path: path, reason: "cannot open the file"), at: nil))
             }
-            guard let text = String(data: data, encoding: .utf8) else {
+            guard let text = FileBytes.utf8Text(data) else {
                 return .failure(
                     .error(
                         .unreadableChapter(path: path, reason: "not valid UTF-8"),
@@ -72,6 +83,48 @@ public struct Book: Sendable {
             }
         }
         return Book(root: root, chapters: chapters)
+    }
+}
+
+/// Whole files read with `open` and `read`: no `Data`, no `URL`, one buffer per file.
+enum FileBytes {
+    /// The file's bytes, or nil when it cannot be opened or read (or is a folder).
+    static func contents(ofFile path: String) -> [UInt8]? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT != S_IFDIR else { return nil }
+        // The size is a hint: read until the end, in case the file grows or is not regular.
+        var bytes: [UInt8] = []
+        var capacity = max(Int(status.st_size), 0) + 1
+        while true {
+            var failed = false
+            let previous = bytes
+            bytes = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, count in
+                count = buffer.initialize(from: previous).1
+                while count < buffer.count {
+                    let got = read(descriptor, buffer.baseAddress! + count, buffer.count - count)
+                    if got < 0, errno == EINTR { continue }
+                    if got <= 0 {
+                        failed = got < 0
+                        return
+                    }
+                    count += got
+                }
+            }
+            if failed { return nil }
+            // A short read means the end of the file; a full buffer may mean more to come.
+            if bytes.count < capacity { return bytes }
+            capacity *= 2
+        }
+    }
+
+    /// The text of UTF-8 bytes, or nil when they are not valid UTF-8. A leading byte order mark
+    /// is dropped, as `String(data:encoding:)` does.
+    static func utf8Text(_ bytes: [UInt8]) -> String? {
+        let hasMark = bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF
+        return String(validating: bytes[(hasMark ? 3 : 0)...], as: UTF8.self)
     }
 }
 

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A code block of the book with its attributes and where it stands.
 public struct CodeBlock: Sendable, Equatable {
     /// The chapter's path relative to the book folder.
@@ -10,12 +12,28 @@ public struct CodeBlock: Sendable, Equatable {
     public var contentColumn: Int
     public var info: String
     public var attributes: BlockAttributes
-    public var lines: [String]
+    /// The content, kept as one UTF-8 buffer: the tangler reads it as bytes.
+    var text: CodeText
     public var isFenced: Bool
+
+    /// The content, one element per line, without the final newline.
+    public var lines: [String] {
+        get { text.strings }
+        set { text = CodeText(lines: newValue) }
+    }
 
     public init(
         chapter: String, location: SourceLocation, contentLine: Int, contentColumn: Int, info: String,
         attributes: BlockAttributes, lines: [String], isFenced: Bool
+    ) {
+        self.init(
+            chapter: chapter, location: location, contentLine: contentLine, contentColumn: contentColumn,
+            info: info, attributes: attributes, text: CodeText(lines: lines), isFenced: isFenced)
+    }
+
+    init(
+        chapter: String, location: SourceLocation, contentLine: Int, contentColumn: Int, info: String,
+        attributes: BlockAttributes, text: CodeText, isFenced: Bool
     ) {
         self.chapter = chapter
         self.location = location
@@ -23,7 +41,7 @@ public struct CodeBlock: Sendable, Equatable {
         self.contentColumn = contentColumn
         self.info = info
         self.attributes = attributes
-        self.lines = lines
+        self.text = text
         self.isFenced = isFenced
     }
 
@@ -42,6 +60,75 @@ public struct CodeBlock: Sendable, Equatable {
     }
 }
 
+/// A code block's lines as one UTF-8 buffer with the offset where each line starts.
+///
+/// A book holds tens of thousands of code lines; one `String` per line would cost an allocation
+/// each, and the tangler only ever copies their bytes.
+struct CodeText: Sendable, Equatable {
+    /// The lines joined with `\n`, without a final newline.
+    let bytes: [UInt8]
+    /// Where each line starts in `bytes`; empty for a block without lines.
+    let lineStarts: [Int]
+
+    /// Splits `bytes` (content without its final newline) at every `\n`. A block with no line
+    /// at all (`hasLines` false) keeps no line, not one empty line.
+    init(bytes: [UInt8], hasLines: Bool) {
+        self.bytes = bytes
+        guard hasLines else {
+            lineStarts = []
+            return
+        }
+        lineStarts = bytes.withUnsafeBytes { buffer in
+            // Two passes with `memchr`: count the lines, then record them in an exact-size array.
+            let newlines = Self.newlineOffsets(in: buffer) { _ in }
+            var starts: [Int] = []
+            starts.reserveCapacity(newlines + 1)
+            starts.append(0)
+            _ = Self.newlineOffsets(in: buffer) { starts.append($0 + 1) }
+            return starts
+        }
+    }
+
+    /// Calls `body` with the offset of every `\n` in `buffer`; returns how many there are.
+    private static func newlineOffsets(in buffer: UnsafeRawBufferPointer, _ body: (Int) -> Void) -> Int {
+        guard let base = buffer.baseAddress else { return 0 }
+        var count = 0
+        var offset = 0
+        while offset < buffer.count, let found = memchr(base + offset, 0x0A, buffer.count - offset) {
+            let newline = UnsafeRawPointer(found) - base
+            body(newline)
+            count += 1
+            offset = newline + 1
+        }
+        return count
+    }
+
+    init(lines: [String]) {
+        var bytes: [UInt8] = []
+        var starts: [Int] = []
+        starts.reserveCapacity(lines.count)
+        for (index, line) in lines.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: "\n")) }
+            starts.append(bytes.count)
+            bytes.append(contentsOf: line.utf8)
+        }
+        self.bytes = bytes
+        self.lineStarts = starts
+    }
+
+    var count: Int { lineStarts.count }
+
+    /// The byte range of line `index` (0-based) in `bytes`, without its newline.
+    func range(ofLine index: Int) -> Range<Int> {
+        let end = index + 1 < lineStarts.count ? lineStarts[index + 1] - 1 : bytes.count
+        return lineStarts[index]..<end
+    }
+
+    var strings: [String] {
+        lineStarts.indices.map { String(decoding: bytes[range(ofLine: $0)], as: UTF8.self) }
+    }
+}
+
 /// Collects the code blocks of chapters, with the diagnostics their info strings raise.
 public struct CodeBlockCollector: MarkdownWalker {
     public private(set) var blocks: [CodeBlock] = []
@@ -55,6 +142,12 @@ public struct CodeBlockCollector: MarkdownWalker {
         var blocks: [CodeBlock] = []
         var diagnostics: [Diagnostic] = []
         for chapter in book.chapters {
+            // Chapters loaded for tangling only were collected straight from cmark's tree.
+            if let scanned = chapter.scannedBlocks {
+                blocks += scanned.blocks
+                diagnostics += scanned.diagnostics
+                continue
+            }
             var collector = CodeBlockCollector(chapter: chapter.path)
             chapter.document.walk(&collector)
             blocks += collector.blocks
@@ -65,29 +158,36 @@ public struct CodeBlockCollector: MarkdownWalker {
 
     public mutating func visit(_ node: MarkdownNode, entering: Bool) {
         guard entering, case .codeBlock(let fence) = node.kind else { return }
-        let location = SourceLocation(path: chapter, line: node.line, column: node.column)
-        if fence.isUnclosed {
+        add(
+            line: node.line, column: node.column, info: fence.info, isFenced: fence.isFenced,
+            isUnclosed: fence.isUnclosed, infoColumn: fence.infoColumn, text: CodeText(lines: fence.lines))
+    }
+
+    /// Adds one block: parses its info string and notes an unclosed fence.
+    mutating func add(
+        line: Int, column: Int, info: String, isFenced: Bool, isUnclosed: Bool, infoColumn: Int,
+        text: CodeText
+    ) {
+        let location = SourceLocation(path: chapter, line: line, column: column)
+        if isUnclosed {
             diagnostics.append(.warning(.unclosedFence, at: location))
         }
         var attributes = BlockAttributes()
-        if fence.isFenced {
-            switch BlockAttributes.parse(fence.info) {
+        if isFenced {
+            switch BlockAttributes.parse(info) {
             case .success(let parsed):
                 attributes = parsed
             case .failure(let error):
-                let at = SourceLocation(
-                    path: chapter, line: node.line, column: fence.infoColumn + error.offset)
+                let at = SourceLocation(path: chapter, line: line, column: infoColumn + error.offset)
                 diagnostics.append(.error(error.message, at: at))
                 // Keep the language so the site can still highlight it; tangle nothing from it.
-                attributes.language = fence.info.split(separator: " ").first.map(String.init)
+                attributes.language = info.split(separator: " ").first.map(String.init)
                     .flatMap { $0.hasPrefix("{") ? nil : $0 }
             }
         }
         blocks.append(
             CodeBlock(
-                chapter: chapter, location: location,
-                contentLine: fence.isFenced ? node.line + 1 : node.line,
-                contentColumn: node.column, info: fence.info, attributes: attributes, lines: fence.lines,
-                isFenced: fence.isFenced))
+                chapter: chapter, location: location, contentLine: isFenced ? line + 1 : line,
+                contentColumn: column, info: info, attributes: attributes, text: text, isFenced: isFenced))
     }
 }

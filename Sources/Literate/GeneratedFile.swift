@@ -110,13 +110,19 @@ public enum CommentSyntax: String, Sendable, CaseIterable {
         }
     }
 
-    public func wrap(_ text: String) -> String {
+    public func wrap(_ text: String) -> String { opening + text + closing }
+
+    /// What a comment line starts with, up to its text.
+    var opening: String {
         switch self {
-        case .slashes: "// " + text
-        case .hash: "# " + text
-        case .html: "<!-- " + text + " -->"
+        case .slashes: "// "
+        case .hash: "# "
+        case .html: "<!-- "
         }
     }
+
+    /// What a comment line ends with after its text.
+    var closing: String { self == .html ? " -->" : "" }
 
     func unwrap(_ line: String) -> String? {
         switch self {

@@ -1,27 +1,88 @@
 import CCmark
+import Foundation
 
 /// Parses CommonMark with cmark into a `MarkdownNode` tree.
 public enum MarkdownParser {
     /// Parses `source`. Never fails: CommonMark gives every input a meaning.
     ///
-    /// With `inlines: false` the tree holds blocks only (paragraphs stay, empty): what the
-    /// tangler needs, at a fraction of the cost for a large book.
+    /// With `inlines: false` the tree holds blocks only (paragraphs stay, empty).
     public static func parse(_ source: String, inlines: Bool = true) -> MarkdownNode {
-        let sourceLines = SourceLines(source)
         var utf8 = source
-        let root = utf8.withUTF8 { bytes in
-            bytes.withMemoryRebound(to: CChar.self) {
-                cmark_parse_document($0.baseAddress, $0.count, CMARK_OPT_DEFAULT)
+        return utf8.withUTF8 { bytes in
+            guard let root = parseDocument(bytes) else {
+                return MarkdownNode(kind: .document, line: 1, column: 1, endLine: 1)
             }
+            defer { cmark_node_free(root) }
+            var lines = LineCursor(bytes)
+            return convert(root, lines: &lines, inlines: inlines)
         }
-        guard let root else {
-            return MarkdownNode(kind: .document, line: 1, column: 1, endLine: 1)
-        }
-        defer { cmark_node_free(root) }
-        return convert(root, sourceLines: sourceLines, inlines: inlines)
     }
 
-    private static func convert(_ root: OpaquePointer, sourceLines: SourceLines, inlines: Bool)
+    /// Collects the code blocks of a chapter straight from cmark's tree, without building a
+    /// `MarkdownNode` tree: what tangling needs, at a fraction of the cost for a large book.
+    /// Only container blocks are entered; paragraphs and headings are skipped whole.
+    static func scanCodeBlocks(_ source: String, chapter: String) -> ScannedBlocks {
+        var utf8 = source
+        return utf8.withUTF8 { bytes in
+            var collector = CodeBlockCollector(chapter: chapter)
+            guard let root = parseDocument(bytes) else { return ScannedBlocks() }
+            defer { cmark_node_free(root) }
+            var lines = LineCursor(bytes)
+            var next = cmark_node_first_child(root)
+            while let node = next {
+                let type = cmark_node_get_type(node)
+                if type == CMARK_NODE_CODE_BLOCK {
+                    let fence = fenceShape(node, lines: &lines)
+                    collector.add(
+                        line: Int(cmark_node_get_start_line(node)),
+                        column: Int(cmark_node_get_start_column(node)),
+                        info: string(cmark_node_get_fence_info(node)), isFenced: fence.byte != nil,
+                        isUnclosed: fence.isUnclosed, infoColumn: fence.infoColumn, text: codeText(node))
+                }
+                // Depth-first, in document order: into block quotes, lists and items only.
+                let isContainer =
+                    type == CMARK_NODE_BLOCK_QUOTE || type == CMARK_NODE_LIST || type == CMARK_NODE_ITEM
+                if isContainer, let child = cmark_node_first_child(node) {
+                    next = child
+                    continue
+                }
+                var current: OpaquePointer? = node
+                next = nil
+                while let here = current, here != root {
+                    if let sibling = cmark_node_next(here) {
+                        next = sibling
+                        break
+                    }
+                    current = cmark_node_parent(here)
+                }
+            }
+            return ScannedBlocks(blocks: collector.blocks, diagnostics: collector.diagnostics)
+        }
+    }
+
+    private static func parseDocument(_ bytes: UnsafeBufferPointer<UInt8>) -> OpaquePointer? {
+        bytes.withMemoryRebound(to: CChar.self) {
+            cmark_parse_document($0.baseAddress, $0.count, CMARK_OPT_DEFAULT)
+        }
+    }
+
+    /// A code block's content as bytes: cmark's literal without its final newline.
+    private static func codeText(_ node: OpaquePointer) -> CodeText {
+        var bytes: [UInt8] = []
+        if let literal = cmark_node_get_literal(node) {
+            var count = strlen(literal)
+            // A final `\n` ends the last line; it is not an empty line of its own (`\r\n` would be
+            // one character to the string comparison this replaces, so it stays).
+            if count > 0, literal[count - 1] == 0x0A, count < 2 || literal[count - 2] != 0x0D { count -= 1 }
+            bytes = literal.withMemoryRebound(to: UInt8.self, capacity: count) {
+                Array(UnsafeBufferPointer(start: $0, count: count))
+            }
+        }
+        let hasLines = !bytes.isEmpty || cmark_node_get_start_line(node) != cmark_node_get_end_line(node)
+        return CodeText(bytes: bytes, hasLines: hasLines)
+    }
+
+    private static func convert(_ root: OpaquePointer, lines: inout LineCursor, inlines: Bool)
         -> MarkdownNode
     {
         // One walk with cmark's iterator; a stack of half-built Swift nodes mirrors the tree.
@@ -39,7 +100,7 @@ public enum MarkdownParser {
             if !inlines, type.isInline { continue }
             if event == CMARK_EVENT_ENTER {
                 let node = MarkdownNode(
-                    kind: kind(of: pointer, type: type, sourceLines: sourceLines),
+                    kind: kind(of: pointer, type: type, lines: &lines),
                     line: Int(cmark_node_get_start_line(pointer)),
                     column: Int(cmark_node_get_start_column(pointer)),
                     endLine: Int(cmark_node_get_end_line(pointer)))
@@ -64,7 +125,7 @@ public enum MarkdownParser {
         pointer.map { String(cString: $0) } ?? ""
     }
 
-    private static func kind(of node: OpaquePointer, type: NodeType, sourceLines: SourceLines)
+    private static func kind(of node: OpaquePointer, type: NodeType, lines: inout LineCursor)
         -> MarkdownNode.Kind
     {
         switch type {
@@ -76,7 +137,7 @@ public enum MarkdownParser {
                 start: Int(cmark_node_get_list_start(node)),
                 tight: cmark_node_get_list_tight(node) != 0)
         case .item: return .item
-        case .codeBlock: return .codeBlock(codeFence(node, sourceLines: sourceLines))
+        case .codeBlock: return .codeBlock(codeFence(node, lines: &lines))
         case .htmlBlock: return .htmlBlock(string(cmark_node_get_literal(node)))
         case .paragraph: return .paragraph
         case .heading: return .heading(level: Int(cmark_node_get_heading_level(node)))
@@ -98,45 +159,56 @@ public enum MarkdownParser {
         }
     }
 
-    /// Reads what cmark does not expose about a code block from its source lines: the fence
-    /// character and length, where the info string starts, and whether a closing fence exists.
-    private static func codeFence(_ node: OpaquePointer, sourceLines: SourceLines) -> CodeFence {
-        let info = string(cmark_node_get_fence_info(node))
+    private static func codeFence(_ node: OpaquePointer, lines: inout LineCursor) -> CodeFence {
+        let shape = fenceShape(node, lines: &lines)
         var literal = string(cmark_node_get_literal(node))
         if literal.hasSuffix("\n") { literal.removeLast() }
-        let lines =
+        let content =
             literal.isEmpty && cmark_node_get_start_line(node) == cmark_node_get_end_line(node)
             ? [] : splitLines(&literal)
+        return CodeFence(
+            info: string(cmark_node_get_fence_info(node)), lines: content,
+            fenceCharacter: shape.byte.map { Character(UnicodeScalar($0)) }, fenceLength: shape.length,
+            isUnclosed: shape.isUnclosed, infoColumn: shape.infoColumn)
+    }
+
+    /// What cmark does not expose about a code block's fence.
+    struct FenceShape {
+        /// `` ` `` or `~`; nil for indented code.
+        var byte: UInt8?
+        var length = 0
+        var isUnclosed = false
+        /// The 1-based column where the info string starts.
+        var infoColumn: Int
+    }
+
+    /// Reads the fence character and length, where the info string starts, and whether a
+    /// closing fence exists, from the block's first and last source lines.
+    static func fenceShape(_ node: OpaquePointer, lines: inout LineCursor) -> FenceShape {
         let startLine = Int(cmark_node_get_start_line(node))
         let startColumn = Int(cmark_node_get_start_column(node))
-        guard startLine >= 1, startLine <= sourceLines.count else {
-            return CodeFence(
-                info: info, lines: lines, fenceCharacter: nil, fenceLength: 0, isUnclosed: false,
-                infoColumn: startColumn)
+        guard startLine >= 1, let opening = lines.line(startLine) else {
+            return FenceShape(infoColumn: startColumn)
         }
-        let opening = sourceLines[startLine - 1]
         // cmark's column counts bytes from 1; tabs in container prefixes are rare in chapters.
-        var index = opening.startIndex + max(0, min(opening.count, startColumn - 1))
-        while index < opening.endIndex, opening[index] == UInt8(ascii: " ") { index += 1 }
-        guard index < opening.endIndex,
+        var index = max(0, min(opening.count, startColumn - 1))
+        while index < opening.count, opening[index] == UInt8(ascii: " ") { index += 1 }
+        guard index < opening.count,
             opening[index] == UInt8(ascii: "`") || opening[index] == UInt8(ascii: "~")
         else {
-            return CodeFence(
-                info: info, lines: lines, fenceCharacter: nil, fenceLength: 0, isUnclosed: false,
-                infoColumn: startColumn)
+            return FenceShape(infoColumn: startColumn)
         }
         let fenceByte = opening[index]
         var length = 0
-        while index + length < opening.endIndex, opening[index + length] == fenceByte { length += 1 }
+        while index + length < opening.count, opening[index + length] == fenceByte { length += 1 }
         var infoStart = index + length
-        while infoStart < opening.endIndex, opening[infoStart] == UInt8(ascii: " ") { infoStart += 1 }
+        while infoStart < opening.count, opening[infoStart] == UInt8(ascii: " ") { infoStart += 1 }
         let endLine = Int(cmark_node_get_end_line(node))
-        let closed =
-            endLine > startLine && endLine <= sourceLines.count
-            && isClosingFence(sourceLines[endLine - 1], byte: fenceByte, length: length)
-        return CodeFence(
-            info: info, lines: lines, fenceCharacter: Character(UnicodeScalar(fenceByte)),
-            fenceLength: length, isUnclosed: !closed, infoColumn: infoStart - opening.startIndex + 1)
+        var closed = false
+        if endLine > startLine, let closing = lines.line(endLine) {
+            closed = isClosingFence(closing, byte: fenceByte, length: length)
+        }
+        return FenceShape(byte: fenceByte, length: length, isUnclosed: !closed, infoColumn: infoStart + 1)
     }
 
     /// The lines of `text`, split at `\n` on its UTF-8 bytes (the generic `split` on a string
@@ -158,7 +230,7 @@ public enum MarkdownParser {
     /// A closing fence is a run of the fence character at least as long as the opening one,
     /// after any container prefix (spaces, `>`, list markers are already consumed by cmark, so we
     /// accept leading spaces and `>`).
-    private static func isClosingFence(_ line: ArraySlice<UInt8>, byte: UInt8, length: Int) -> Bool {
+    private static func isClosingFence(_ line: UnsafeBufferPointer<UInt8>, byte: UInt8, length: Int) -> Bool {
         let isBlank = { (character: UInt8) in
             character == UInt8(ascii: " ") || character == UInt8(ascii: "\t")
         }
@@ -168,24 +240,40 @@ public enum MarkdownParser {
     }
 }
 
-/// The source's lines as UTF-8 byte slices, found once with a byte scan.
-struct SourceLines {
-    private let bytes: [UInt8]
-    private var starts: [Int] = [0]
+/// A chapter's code blocks and the diagnostics their info strings raise, collected at parse
+/// time for chapters loaded for tangling only.
+struct ScannedBlocks: Sendable {
+    var blocks: [CodeBlock] = []
+    var diagnostics: [Diagnostic] = []
+}
 
-    init(_ source: String) {
-        bytes = Array(source.utf8)
-        for (offset, byte) in bytes.enumerated() where byte == UInt8(ascii: "\n") {
-            starts.append(offset + 1)
+/// Finds source lines by number, scanning forward from the last line asked for: code blocks
+/// come in document order, so the whole chapter is scanned at most once.
+struct LineCursor {
+    private let bytes: UnsafeBufferPointer<UInt8>
+    /// The 1-based number of the line starting at `start`.
+    private var number = 1
+    private var start = 0
+
+    init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+
+    /// Line `wanted` (1-based) without its newline, or nil past the last line.
+    mutating func line(_ wanted: Int) -> UnsafeBufferPointer<UInt8>? {
+        if wanted < number { (number, start) = (1, 0) }
+        while number < wanted {
+            guard let newline = find(UInt8(ascii: "\n"), from: start) else { return nil }
+            start = newline + 1
+            number += 1
         }
+        let end = find(UInt8(ascii: "\n"), from: start) ?? bytes.count
+        return UnsafeBufferPointer(rebasing: bytes[start..<end])
     }
 
-    var count: Int { starts.count }
-
-    /// Line `index` (0-based) without its newline.
-    subscript(index: Int) -> ArraySlice<UInt8> {
-        let end = index + 1 < starts.count ? starts[index + 1] - 1 : bytes.count
-        return bytes[starts[index]..<end]
+    private func find(_ byte: UInt8, from offset: Int) -> Int? {
+        guard offset < bytes.count, let base = bytes.baseAddress,
+            let found = memchr(base + offset, Int32(byte), bytes.count - offset)
+        else { return nil }
+        return UnsafeRawPointer(found) - UnsafeRawPointer(base)
     }
 }
 

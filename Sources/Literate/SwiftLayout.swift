@@ -11,12 +11,10 @@ struct SwiftLayout {
 
     private var brackets: [Bracket] = []
     private var inBlockComment = 0
-    /// The closing delimiter of the multi-line string we are in (`"""` plus any `#`s).
-    private var multilineStringEnd: String?
-    /// The last line holding code, and the byte range of its code (comments and surrounding
-    /// blanks excluded). Kept as the line itself: the text is only built when a directive is
-    /// considered, not for every line.
-    private var previousLine = ""
+    /// In a multi-line string: how many `#`s follow the `"""` that closes it.
+    private var multilineStringHashes: Int?
+    /// Where the code of the last line holding code (comments and surrounding blanks excluded)
+    /// stands in the output: lines are never copied, only their position is kept.
     private var previousCode = 0..<0
 
     /// Are we inside a `switch`, past its first case label?
@@ -25,19 +23,21 @@ struct SwiftLayout {
         return top.opensSwitch && top.sawCase
     }
 
-    /// May a directive stand before `nextLine`? Runs at every block start, so it compares bytes.
-    func allowsDirective(before nextLine: String) -> Bool {
-        guard multilineStringEnd == nil, inBlockComment == 0 else { return false }
+    /// May a directive stand before `nextLine`? `output` holds the lines consumed so far. Runs at
+    /// every block start, so it compares bytes.
+    func allowsDirective(before nextLine: UnsafeBufferPointer<UInt8>, output: UnsafeBufferPointer<UInt8>)
+        -> Bool
+    {
+        guard multilineStringHashes == nil, inBlockComment == 0 else { return false }
         if let top = brackets.last {
             guard top.byte == UInt8(ascii: "{") else { return false }
             if top.opensSwitch, !top.sawCase { return false }
         }
-        let nextBytes = Array(nextLine.utf8)
-        let next = nextBytes.drop { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
-        if Self.continuationPrefixes.contains(where: { next.hasBytePrefix($0) }) { return false }
-        let previous = Array(previousLine.utf8)[previousCode]
-        if !previous.hasByteSuffix(Array("//".utf8)),
-            Self.continuationEndings.contains(where: { previous.hasByteSuffix($0) })
+        let next = nextLine.trimmingLeadingBlanks
+        if Self.continuationPrefixes.contains(where: { next.starts(with: $0) }) { return false }
+        let previous = UnsafeBufferPointer(rebasing: output[previousCode])
+        if !previous.hasSuffix(Self.lineComment),
+            Self.continuationEndings.contains(where: { previous.hasSuffix($0) })
         {
             return false
         }
@@ -56,6 +56,8 @@ struct SwiftLayout {
         return true
     }
 
+    private static let lineComment = Array("//".utf8)
+
     /// A line starting with one of these continues the expression above it.
     private static let continuationPrefixes = [
         ".", "?", "&&", "||", "+ ", "- ", "->", "where ", "else", "catch",
@@ -65,13 +67,11 @@ struct SwiftLayout {
         ",", "=", "(", "[", ".", "&&", "||", "+", "-", "*", "/", "?", "->", "\\",
     ].map { Array($0.utf8) }
 
-    /// Feeds one line of generated Swift. Works on UTF-8 bytes: every delimiter it looks for is
-    /// ASCII, and this runs for every generated line.
-    mutating func consume(_ line: String) {
-        var line = line
-        if let code = line.withUTF8({ consume(bytes: $0) }) {
-            previousLine = line
-            previousCode = code
+    /// Feeds one line of generated Swift, written at `offset` in the output. Works on UTF-8
+    /// bytes: every delimiter it looks for is ASCII, and this runs for every generated line.
+    mutating func consume(_ line: UnsafeBufferPointer<UInt8>, at offset: Int) {
+        if let code = consume(bytes: line) {
+            previousCode = (offset + code.lowerBound)..<(offset + code.upperBound)
         }
     }
 
@@ -88,10 +88,10 @@ struct SwiftLayout {
         var sawSwitch = false
         while index < bytes.count {
             let byte = bytes[index]
-            if let end = multilineStringEnd {
-                if matches(bytes, at: index, end) {
-                    multilineStringEnd = nil
-                    index += end.utf8.count
+            if let hashes = multilineStringHashes {
+                if closesMultilineString(bytes, at: index, hashes: hashes) {
+                    multilineStringHashes = nil
+                    index += 3 + hashes
                 } else {
                     index += byte == backslash ? 2 : 1
                 }
@@ -105,6 +105,31 @@ struct SwiftLayout {
                     inBlockComment += 1
                     index += 2
                 } else {
+                    index += 1
+                }
+                continue
+            }
+            // Most bytes of a line are identifiers, operators and blanks: take runs of them at
+            // once. An `s` inside an identifier cannot start the keyword `switch`.
+            if Self.isPlain(byte) {
+                if codeStart < 0 { codeStart = index }
+                index += 1
+                while index < bytes.count {
+                    let next = bytes[index]
+                    guard
+                        Self.isPlain(next)
+                            || (next == UInt8(ascii: "s") && isIdentifierByte(bytes, index - 1))
+                    else { break }
+                    index += 1
+                }
+                codeEnd = index - 1
+                continue
+            }
+            if byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") {
+                index += 1
+                while index < bytes.count,
+                    bytes[index] == UInt8(ascii: " ") || bytes[index] == UInt8(ascii: "\t")
+                {
                     index += 1
                 }
                 continue
@@ -123,9 +148,8 @@ struct SwiftLayout {
                 let quoteIndex = index + hashes
                 if quoteIndex < bytes.count, bytes[quoteIndex] == quote {
                     if codeStart < 0 { codeStart = index }
-                    let pounds = String(repeating: "#", count: hashes)
                     if matches(bytes, at: quoteIndex, "\"\"\"") {
-                        multilineStringEnd = "\"\"\"" + pounds
+                        multilineStringHashes = hashes
                         codeEnd = quoteIndex + 2
                         index = quoteIndex + 3
                         continue
@@ -137,7 +161,7 @@ struct SwiftLayout {
                             position += 2
                             continue
                         }
-                        if bytes[position] == quote, matches(bytes, at: position + 1, pounds) {
+                        if bytes[position] == quote, hasHashes(bytes, at: position + 1, count: hashes) {
                             position += 1 + hashes
                             break
                         }
@@ -184,6 +208,33 @@ struct SwiftLayout {
         return codeStart..<(codeEnd + 1)
     }
 
+    /// A byte that only extends the line's code: not a blank, and not one that may start a
+    /// comment, a string, a bracket or the keyword `switch`.
+    @inline(__always)
+    private static func isPlain(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\""), UInt8(ascii: "#"), UInt8(ascii: "/"),
+            UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: "["), UInt8(ascii: "]"), UInt8(ascii: "{"),
+            UInt8(ascii: "}"), UInt8(ascii: "s"):
+            return false
+        default:
+            return true
+        }
+    }
+
+    /// Does `"""` followed by `hashes` `#`s stand at `index`?
+    private func closesMultilineString(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int, hashes: Int)
+        -> Bool
+    {
+        matches(bytes, at: index, "\"\"\"") && hasHashes(bytes, at: index + 3, count: hashes)
+    }
+
+    private func hasHashes(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int, count: Int) -> Bool {
+        guard index + count <= bytes.count else { return false }
+        for position in index..<(index + count) where bytes[position] != UInt8(ascii: "#") { return false }
+        return true
+    }
+
     private func isIdentifierByte(_ bytes: UnsafeBufferPointer<UInt8>, _ index: Int) -> Bool {
         guard index >= 0, index < bytes.count else { return false }
         let byte = bytes[index]
@@ -192,9 +243,10 @@ struct SwiftLayout {
             || byte == UInt8(ascii: "_") || byte >= 0x80
     }
 
-    private func matches(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int, _ text: String) -> Bool {
+    private func matches(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int, _ text: StaticString) -> Bool {
         var position = index
-        for byte in text.utf8 {
+        let expected = UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount)
+        for byte in expected {
             guard position < bytes.count, bytes[position] == byte else { return false }
             position += 1
         }
@@ -214,20 +266,10 @@ extension StringProtocol {
     }
 }
 
-extension ArraySlice<UInt8> {
-    func hasBytePrefix(_ prefix: [UInt8]) -> Bool {
-        guard count >= prefix.count else { return false }
-        var index = startIndex
-        for byte in prefix {
-            if self[index] != byte { return false }
-            index += 1
-        }
-        return true
-    }
-
-    func hasByteSuffix(_ suffix: [UInt8]) -> Bool {
+extension UnsafeBufferPointer<UInt8> {
+    func hasSuffix(_ suffix: [UInt8]) -> Bool {
         guard count >= suffix.count else { return false }
-        var index = endIndex - suffix.count
+        var index = count - suffix.count
         for byte in suffix {
             if self[index] != byte { return false }
             index += 1

@@ -8,16 +8,41 @@ public struct TangledFile: Sendable, Equatable {
     public var chapters: [String]
     /// The whole file: header and body.
     public var content: String
+    /// How many lines the header takes: they come from no chapter.
+    let headerLineCount: Int
+    /// Where each body line comes from, compactly (a file has thousands of lines).
+    let origins: [LineOrigin]
+
     /// `lineMap[n]` is the chapter position of physical line `n + 1`; nil for lines the tangler
     /// wrote itself (header, directives, chunk comments).
-    public var lineMap: [SourceLocation?]
+    public var lineMap: [SourceLocation?] {
+        Array(repeating: nil, count: headerLineCount) + origins.map(location)
+    }
 
     /// The chapter position of a 1-based physical line, if it comes from the book.
     public func chapterLocation(ofLine line: Int, column: Int = 1) -> SourceLocation? {
-        guard line >= 1, line <= lineMap.count, var location = lineMap[line - 1] else { return nil }
+        let index = line - 1 - headerLineCount
+        guard line >= 1, index < origins.count else { return nil }
+        guard index >= 0, var location = location(origins[index]) else { return nil }
         location.column += column - 1
         return location
     }
+
+    private func location(_ origin: LineOrigin) -> SourceLocation? {
+        guard origin.chapter >= 0 else { return nil }
+        return SourceLocation(
+            path: chapters[Int(origin.chapter)], line: Int(origin.line), column: Int(origin.column))
+    }
+}
+
+/// Where a generated line comes from: an index into its file's `chapters` (-1 for lines the
+/// tangler wrote), a line and a column.
+struct LineOrigin: Sendable, Equatable {
+    var chapter: Int32
+    var line: Int32
+    var column: Int32
+
+    static let none = LineOrigin(chapter: -1, line: 0, column: 0)
 }
 
 /// What tangling a book produced: the files, every block, and the diagnostics.
@@ -25,10 +50,35 @@ public struct TangleResult: Sendable {
     public var files: [TangledFile]
     public var blocks: [CodeBlock]
     public var diagnostics: [Diagnostic]
+    let reach: BlockReach
+
     /// For each block (by index into `blocks`), the files its lines reach.
-    public var blockTargets: [Int: Set<String>]
+    public var blockTargets: [Int: Set<String>] { reach.targets }
 
     public var hasErrors: Bool { diagnostics.hasErrors }
+}
+
+/// Which blocks reached which files, kept as the lists tangling made; the dictionary the checks
+/// and the site read is built on first use (writing files does not need it).
+final class BlockReach: @unchecked Sendable {
+    /// For each file, the indices of the blocks whose lines reached it.
+    private let files: [(path: String, blocks: [Int])]
+    private let lock = NSLock()
+    private var built: [Int: Set<String>]?
+
+    init(files: [(path: String, blocks: [Int])]) { self.files = files }
+
+    var targets: [Int: Set<String>] {
+        lock.withLock {
+            if let built { return built }
+            var targets: [Int: Set<String>] = [:]
+            for file in files {
+                for block in file.blocks { targets[block, default: []].insert(file.path) }
+            }
+            built = targets
+            return targets
+        }
+    }
 }
 
 /// Turns a book's chunks into files. Pure: reads nothing but the book, writes nothing.
@@ -36,50 +86,57 @@ public enum Tangler {
     public static func tangle(_ book: Book) -> TangleResult {
         let (blocks, collectDiagnostics) = CodeBlockCollector.collect(book)
         let graph = ChunkGraph(blocks: blocks)
-        let blockIndex = Expander.index(blocks)
-        // Files are independent: expand and render them on all cores.
-        let outcomes = ConcurrentMap.map(graph.files.map { FileJob(path: $0.path, blocks: $0.blocks) }) {
-            job in
-            tangleFile(job, graph: graph, blockIndex: blockIndex, root: book.root)
+        // Checked before the parallel part: files in one folder share the file system work.
+        var targets = FileTarget(root: book.root)
+        let jobs = graph.fileBlocks.map {
+            FileJob(path: $0.path, blocks: $0.blocks, problem: targets.problem($0.path))
         }
+        // Files are independent: expand and render them on all cores.
+        let outcomes = ConcurrentMap.map(jobs) { job in tangleFile(job, graph: graph) }
         var files: [TangledFile] = []
         var diagnostics = collectDiagnostics
-        var usedChunks: Set<String> = []
-        var blockTargets: [Int: Set<String>] = [:]
-        for outcome in outcomes {
+        var used = [Bool](repeating: false, count: graph.chunkNames.count)
+        var reach: [(path: String, blocks: [Int])] = []
+        for (job, outcome) in zip(jobs, outcomes) {
             if let file = outcome.file { files.append(file) }
             diagnostics += outcome.diagnostics
-            usedChunks.formUnion(outcome.usedChunks)
-            blockTargets.merge(outcome.blockTargets) { $0.union($1) }
+            for chunk in outcome.usedChunks { used[chunk] = true }
+            reach.append((job.path, outcome.reachedBlocks))
         }
-        for (name, chunkBlocks) in graph.chunks.sorted(by: { $0.key < $1.key })
-        where !usedChunks.contains(name) {
-            if let first = chunkBlocks.first, first.attributes.file == nil {
-                diagnostics.append(.warning(.unusedChunk(name: name), at: first.location))
+        let unused = graph.chunkNames.indices.filter { !used[$0] }.sorted {
+            graph.chunkNames[$0] < graph.chunkNames[$1]
+        }
+        for chunk in unused {
+            if let first = graph.chunkBlocks[chunk].first.map({ blocks[$0] }), first.attributes.file == nil {
+                diagnostics.append(.warning(.unusedChunk(name: graph.chunkNames[chunk]), at: first.location))
             }
         }
         return TangleResult(
-            files: files, blocks: blocks, diagnostics: Self.unique(diagnostics), blockTargets: blockTargets)
+            files: files, blocks: blocks, diagnostics: Self.unique(diagnostics),
+            reach: BlockReach(files: reach))
     }
 
     private struct FileJob: Sendable {
         var path: String
-        var blocks: [CodeBlock]
+        /// Indices into the book's blocks.
+        var blocks: [Int]
+        var problem: LiterateMessage?
     }
 
     private struct FileOutcome: Sendable {
         var file: TangledFile?
         var diagnostics: [Diagnostic] = []
-        var usedChunks: Set<String> = []
-        var blockTargets: [Int: Set<String>] = [:]
+        /// Chunk numbers included, possibly repeated.
+        var usedChunks: [Int] = []
+        /// Indices of the blocks whose lines reached the file, possibly repeated.
+        var reachedBlocks: [Int] = []
     }
 
-    private static func tangleFile(
-        _ job: FileJob, graph: ChunkGraph, blockIndex: [SourceLocation: Int], root: URL
-    ) -> FileOutcome {
-        let (path, fileBlocks) = (job.path, job.blocks)
+    private static func tangleFile(_ job: FileJob, graph: ChunkGraph) -> FileOutcome {
+        let path = job.path
+        let fileBlocks = job.blocks.map { graph.blocks[$0] }
         let location = fileBlocks[0].location
-        if let problem = FileTarget.problem(path, root: root) {
+        if let problem = job.problem {
             return FileOutcome(diagnostics: [.error(problem, at: location)])
         }
         guard let comment = CommentSyntax(path: path) else {
@@ -93,27 +150,32 @@ public enum Tangler {
                     .error(.conflictingLanguages(path: path, first: first, other: other), at: block.location)
                 ])
         }
-        var expander = Expander(graph: graph, blockIndex: blockIndex)
-        let lines = expander.expandFile(path: path, blocks: fileBlocks)
-        var renderer = Renderer(comment: comment, isSwift: path.hasSuffix(".swift"))
-        renderer.render(lines)
-        var chapters: [String] = []
-        for line in lines {
-            if case .code(_, _, let origin) = line, chapters.last != origin.path,
-                !chapters.contains(origin.path)
-            {
-                chapters.append(origin.path)
-            }
-        }
+        let renderer = Renderer(comment: comment, isSwift: path.hasSuffix(".swift"))
+        var expander = Expander(graph: graph, renderer: renderer)
+        for block in job.blocks { expander.expand(block, chunk: nil) }
+        let body = expander.renderer
         let header = GeneratedFileHeader(
-            comment: comment, chapters: chapters, bodyHash: GeneratedFileHeader.hash(bytes: renderer.bytes))
-        let headerLines = header.text.utf8.reduce(0) { $1 == UInt8(ascii: "\n") ? $0 + 1 : $0 }
+            comment: comment, chapters: body.chapters, bodyHash: GeneratedFileHeader.hash(bytes: body.bytes))
         let file = TangledFile(
-            path: path, chapters: chapters, content: header.text + renderer.body,
-            lineMap: Array(repeating: nil, count: headerLines) + renderer.lineMap)
+            path: path, chapters: body.chapters, content: joined(header.text, body.bytes),
+            headerLineCount: 3 + body.chapters.count, origins: body.origins)
         return FileOutcome(
             file: file, diagnostics: expander.diagnostics, usedChunks: expander.usedChunks,
-            blockTargets: expander.blockTargets)
+            reachedBlocks: expander.reachedBlocks)
+    }
+
+    /// The header and the body as one string, copied once.
+    private static func joined(_ header: String, _ body: [UInt8]) -> String {
+        var header = header
+        return header.withUTF8 { head in
+            body.withUnsafeBufferPointer { tail in
+                String(unsafeUninitializedCapacity: head.count + tail.count) { buffer in
+                    _ = UnsafeMutableBufferPointer(rebasing: buffer[..<head.count]).initialize(from: head)
+                    _ = UnsafeMutableBufferPointer(rebasing: buffer[head.count...]).initialize(from: tail)
+                    return head.count + tail.count
+                }
+            }
+        }
     }
 
     private static func unique(_ diagnostics: [Diagnostic]) -> [Diagnostic] {
@@ -135,207 +197,276 @@ extension Diagnostic {
     }
 }
 
-/// A line of expanded output before rendering.
-enum ExpandedLine: Equatable {
-    /// A line of the book, and the indentation its place adds (kept apart: joining them for
-    /// every line would cost an allocation each).
-    case code(indentation: String, line: String, origin: SourceLocation)
-    /// A block starts: its chunk name (nil for a file's own blocks).
-    case blockStart(chunk: String?, indentation: String, canImport: String?)
-    /// A block with `canImport` ends.
-    case blockEnd(indentation: String, canImport: String)
-    /// Back in an enclosing block after an inclusion.
-    case resume
-}
-
-/// Expands chunk references, detecting undefined names and cycles.
+/// Expands one file's blocks into its renderer, detecting undefined names and cycles.
 struct Expander {
     let graph: ChunkGraph
+    private(set) var renderer: Renderer
     private(set) var diagnostics: [Diagnostic] = []
-    private(set) var usedChunks: Set<String> = []
-    private(set) var blockTargets: [Int: Set<String>] = [:]
-    private let blockIndex: [SourceLocation: Int]
+    /// Chunk numbers included, and blocks (indices) whose lines reached the file.
+    private(set) var usedChunks: [Int] = []
+    private(set) var reachedBlocks: [Int] = []
+    /// The chunks being expanded, outermost first, to detect a cycle.
+    private var stack: [Int] = []
+    /// The indentation the current place adds to every line: each inclusion appends its
+    /// reference's indentation and removes it when done, so no line copies it.
+    private var indentation: [UInt8] = []
 
-    init(graph: ChunkGraph, blockIndex: [SourceLocation: Int]) {
+    init(graph: ChunkGraph, renderer: Renderer) {
         self.graph = graph
-        self.blockIndex = blockIndex
+        self.renderer = renderer
     }
 
-    /// Each block's index in book order, by its position.
-    static func index(_ blocks: [CodeBlock]) -> [SourceLocation: Int] {
-        var index: [SourceLocation: Int] = [:]
-        for (offset, block) in blocks.enumerated() { index[block.location] = offset }
-        return index
-    }
-
-    mutating func expandFile(path: String, blocks: [CodeBlock]) -> [ExpandedLine] {
-        var output: [ExpandedLine] = []
-        for block in blocks {
-            expand(block, chunk: nil, indentation: "", stack: [], file: path, into: &output)
-        }
-        return output
-    }
-
-    private mutating func expand(
-        _ block: CodeBlock, chunk: String?, indentation: String, stack: [String], file: String,
-        into output: inout [ExpandedLine]
-    ) {
-        if let index = blockIndex[block.location] { blockTargets[index, default: []].insert(file) }
-        let canImport = block.attributes.canImport
-        output.append(.blockStart(chunk: chunk, indentation: indentation, canImport: canImport))
-        let outerIndentation = indentation
+    /// Writes block `index` (of the book's blocks), included as `chunk` (nil for a file's own
+    /// blocks) at the current indentation.
+    mutating func expand(_ index: Int, chunk: String?) {
+        reachedBlocks.append(index)
+        // Read the fields it needs: copying a whole block would retain every string it holds.
+        let canImport = graph.blocks[index].attributes.canImport
+        let text = graph.blocks[index].text
+        let chapter = graph.blocks[index].chapter
+        let contentLine = graph.blocks[index].contentLine
+        let contentColumn = graph.blocks[index].contentColumn
+        renderer.blockStart(chunk: chunk, indentation: indentation, canImport: canImport)
         // Inside `#if canImport(...)` the block is indented one level, as swift-format expects.
-        let indentation = canImport == nil ? indentation : indentation + "    "
-        for (offset, line) in block.lines.enumerated() {
-            guard let reference = ChunkReference(line) else {
-                output.append(
-                    .code(
-                        indentation: line.isEmpty ? "" : indentation, line: line,
-                        origin: block.location(ofLine: offset)))
-                continue
+        let outerCount = indentation.count
+        if canImport != nil { indentation.append(contentsOf: Renderer.oneLevel) }
+        text.bytes.withUnsafeBufferPointer { bytes in
+            for offset in 0..<text.count {
+                let line = UnsafeBufferPointer(rebasing: bytes[text.range(ofLine: offset)])
+                guard let reference = ChunkReference(line) else {
+                    renderer.code(
+                        indentation: line.isEmpty ? [] : indentation, line: line, chapter: chapter,
+                        number: contentLine + offset, column: contentColumn)
+                    continue
+                }
+                let at = graph.blocks[index].location(
+                    ofLine: offset, offset: reference.indentation.utf8.count)
+                let name = reference.name
+                guard ChunkName.isValid(name) else {
+                    diagnostics.append(.error(.invalidChunkName(name), at: at))
+                    continue
+                }
+                guard let number = graph.chunkNumbers[name] else {
+                    diagnostics.append(
+                        .error(.undefinedChunk(name: name, suggestion: graph.suggestion(for: name)), at: at))
+                    continue
+                }
+                usedChunks.append(number)
+                if let start = stack.firstIndex(of: number) {
+                    let cycle = stack[start...].map { graph.chunkNames[$0] } + [name]
+                    diagnostics.append(.error(.referenceCycle(path: cycle), at: at))
+                    continue
+                }
+                stack.append(number)
+                let innerCount = indentation.count
+                indentation.append(contentsOf: reference.indentation.utf8)
+                for included in graph.chunkBlocks[number] { expand(included, chunk: name) }
+                indentation.removeLast(indentation.count - innerCount)
+                stack.removeLast()
+                if offset + 1 < text.count { renderer.resume() }
             }
-            let at = block.location(ofLine: offset, offset: reference.indentation.count)
-            let name = reference.name
-            guard ChunkName.isValid(name) else {
-                diagnostics.append(.error(.invalidChunkName(name), at: at))
-                continue
-            }
-            guard let blocks = graph.chunks[name] else {
-                diagnostics.append(
-                    .error(.undefinedChunk(name: name, suggestion: graph.suggestion(for: name)), at: at))
-                continue
-            }
-            usedChunks.insert(name)
-            if let start = stack.firstIndex(of: name) {
-                diagnostics.append(.error(.referenceCycle(path: Array(stack[start...]) + [name]), at: at))
-                continue
-            }
-            for included in blocks {
-                expand(
-                    included, chunk: name, indentation: indentation + reference.indentation,
-                    stack: stack + [name], file: file, into: &output)
-            }
-            if offset + 1 < block.lines.count { output.append(.resume) }
         }
+        indentation.removeLast(indentation.count - outerCount)
         if let canImport {
-            output.append(.blockEnd(indentation: outerIndentation, canImport: canImport))
+            renderer.blockEnd(indentation: indentation, canImport: canImport)
         }
     }
 }
 
-/// Writes expanded lines as file text, adding chunk comments and, for Swift, `#sourceLocation`
+/// Writes expanded lines as file bytes, adding chunk comments and, for Swift, `#sourceLocation`
 /// directives where Swift allows them.
 struct Renderer {
     let comment: CommentSyntax
     let isSwift: Bool
     /// The body as UTF-8: appending bytes costs a fraction of appending strings.
     private(set) var bytes: [UInt8] = []
-    var body: String { String(decoding: bytes, as: UTF8.self) }
-    private(set) var lineMap: [SourceLocation?] = []
+    /// One entry per body line.
+    private(set) var origins: [LineOrigin] = []
+    /// The chapters code lines come from, in order of first appearance.
+    private(set) var chapters: [String] = []
     private var layout = SwiftLayout()
-    /// The chapter line the compiler would assign to the next physical line, once a directive
-    /// has been written.
-    private var mappedNext: (path: String, line: Int)?
+    /// The chapter (index into `chapters`) and line the compiler would assign to the next
+    /// physical line, once a directive has been written.
+    private var mappedNext: (chapter: Int32, line: Int)?
     /// Set at each block start and after each inclusion: the next code line needs a directive.
     private var needsDirective = false
     /// A chunk's name comment, written just before its first line, once its indentation is known.
-    private var pendingComment: (indentation: String, text: String)?
+    private var pendingComment: (indentation: [UInt8], chunk: String)?
+    /// What a chunk comment starts with up to the name, and ends with, in this file's syntax.
+    private let chunkCommentOpening: [UInt8]
+    private let chunkCommentClosing: [UInt8]
+    /// `chapters` as UTF-8, for the directives.
+    private var chapterBytes: [[UInt8]] = []
+
+    /// One level of indentation, as swift-format writes it.
+    static let oneLevel: [UInt8] = Array("    ".utf8)
 
     init(comment: CommentSyntax, isSwift: Bool) {
         self.comment = comment
         self.isSwift = isSwift
+        chunkCommentOpening = Array((comment.opening + "chunk: ").utf8)
+        chunkCommentClosing = Array(comment.closing.utf8)
     }
 
-    mutating func render(_ lines: [ExpandedLine]) {
-        for line in lines {
-            switch line {
-            case .blockStart(let chunk, let indentation, let canImport):
-                if let canImport {
-                    emit(indentation + "#if canImport(\(canImport))", origin: nil)
-                }
-                if let chunk {
-                    let inside = canImport == nil ? indentation : indentation + "    "
-                    pendingComment = (inside, comment.wrap("chunk: \(chunk)"))
-                }
-                needsDirective = isSwift
-            case .resume:
-                needsDirective = isSwift
-            case .blockEnd(let indentation, _):
-                emit(indentation + "#endif", origin: nil)
-            case .code(let indentation, let text, let origin):
-                if let (commentIndentation, commentText) = pendingComment {
-                    pendingComment = nil
-                    emit(commentIndentation + extraIndentation(before: text) + commentText, origin: nil)
-                }
-                if needsDirective, !text.isEmpty {
-                    placeDirective(before: indentation + text, origin: origin)
-                }
-                emit(indentation, text, origin: origin)
-            }
+    mutating func blockStart(chunk: String?, indentation: [UInt8], canImport: String?) {
+        if let canImport {
+            let start = bytes.count
+            bytes.append(contentsOf: indentation)
+            append("#if canImport(")
+            append(canImport)
+            append(")")
+            endLine(from: start, origin: .none)
         }
+        if let chunk {
+            pendingComment = (canImport == nil ? indentation : indentation + Self.oneLevel, chunk)
+        }
+        needsDirective = isSwift
     }
 
-    private static let importPrefixes = [
-        "import ", "@testable import ", "@preconcurrency import ", "@_exported import ",
-    ].map { Array($0.utf8) }
-    private static let caseLabelPrefixes = ["case ", "default:", "@unknown"].map { Array($0.utf8) }
+    /// Back in an enclosing block after an inclusion.
+    mutating func resume() { needsDirective = isSwift }
+
+    /// A block with `canImport` ends.
+    mutating func blockEnd(indentation: [UInt8], canImport: String) {
+        let start = bytes.count
+        bytes.append(contentsOf: indentation)
+        append("#endif")
+        endLine(from: start, origin: .none)
+    }
+
+    /// A line of the book, and the indentation its place adds.
+    mutating func code(
+        indentation: [UInt8], line: UnsafeBufferPointer<UInt8>, chapter: String, number: Int, column: Int
+    ) {
+        if let (commentIndentation, chunk) = pendingComment {
+            pendingComment = nil
+            let start = bytes.count
+            bytes.append(contentsOf: commentIndentation)
+            if needsExtraIndentation(before: line) { bytes.append(contentsOf: Self.oneLevel) }
+            bytes.append(contentsOf: chunkCommentOpening)
+            append(chunk)
+            bytes.append(contentsOf: chunkCommentClosing)
+            endLine(from: start, origin: .none)
+        }
+        let slot = slot(of: chapter)
+        if needsDirective, !line.isEmpty {
+            placeDirective(indentation: indentation, line: line, chapter: slot, number: number)
+        }
+        let start = bytes.count
+        bytes.append(contentsOf: indentation)
+        bytes.append(contentsOf: line)
+        endLine(from: start, origin: LineOrigin(chapter: slot, line: Int32(number), column: Int32(column)))
+    }
+
+    /// The index of `chapter` in `chapters`, appended on first use.
+    private mutating func slot(of chapter: String) -> Int32 {
+        if let last = chapters.last, last == chapter { return Int32(chapters.count - 1) }
+        if let index = chapters.firstIndex(of: chapter) { return Int32(index) }
+        chapters.append(chapter)
+        chapterBytes.append(Array(chapter.utf8))
+        return Int32(chapters.count - 1)
+    }
 
     /// A line written just before a closing brace, or before a case label that follows another
     /// case's body, still belongs to the block above, so swift-format wants it one level deeper.
-    private func extraIndentation(before text: String) -> String {
-        let bytes = Array(text.utf8)
-        let trimmed = bytes.drop { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
-        if trimmed.first == UInt8(ascii: "}") { return "    " }
-        let isCaseLabel = Self.caseLabelPrefixes.contains { trimmed.hasBytePrefix($0) }
-        return isCaseLabel && layout.isAfterACase ? "    " : ""
+    private func needsExtraIndentation(before line: UnsafeBufferPointer<UInt8>) -> Bool {
+        let trimmed = line.trimmingLeadingBlanks
+        if trimmed.first == UInt8(ascii: "}") { return true }
+        return layout.isAfterACase
+            && (trimmed.starts(with: "case ".utf8) || trimmed.starts(with: "default:".utf8)
+                || trimmed.starts(with: "@unknown".utf8))
     }
 
-    /// Writes the pending `#sourceLocation` before `text` when Swift allows one there and the
+    /// Does the line (without its indentation) import a module? Imports stay first.
+    private static func isImport(_ trimmed: UnsafeBufferPointer<UInt8>) -> Bool {
+        trimmed.starts(with: "import ".utf8) || trimmed.starts(with: "@testable import ".utf8)
+            || trimmed.starts(with: "@preconcurrency import ".utf8)
+            || trimmed.starts(with: "@_exported import ".utf8)
+    }
+
+    /// Writes the pending `#sourceLocation` before the line when Swift allows one there and the
     /// compiler's count does not already agree; otherwise keeps it pending for the next line
     /// (imports stay first, a `switch` gets it inside its first case).
-    private mutating func placeDirective(before text: String, origin: SourceLocation) {
-        if let mapped = mappedNext, mapped.path == origin.path, mapped.line == origin.line {
+    private mutating func placeDirective(
+        indentation: [UInt8], line: UnsafeBufferPointer<UInt8>, chapter: Int32, number: Int
+    ) {
+        if let mapped = mappedNext, mapped.chapter == chapter, mapped.line == number {
             needsDirective = false
             return
         }
-        let bytes = Array(text.utf8)
-        let indentationCount = bytes.prefix { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }.count
-        let trimmed = bytes[indentationCount...]
-        let isImport = Self.importPrefixes.contains { trimmed.hasBytePrefix($0) }
-        guard !isImport, layout.allowsDirective(before: text) else { return }
+        // The added indentation is blanks only, so the line decides what the code starts with.
+        let trimmed = line.trimmingLeadingBlanks
+        guard !Self.isImport(trimmed),
+            bytes.withUnsafeBufferPointer({ layout.allowsDirective(before: trimmed, output: $0) })
+        else { return }
         needsDirective = false
-        var indentation = String(decoding: bytes[..<indentationCount], as: UTF8.self)
-        indentation += extraIndentation(before: text)
+        bytes.append(contentsOf: indentation)
+        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: line[..<(line.count - trimmed.count)]))
+        if needsExtraIndentation(before: line) { bytes.append(contentsOf: Self.oneLevel) }
         // swift-format's canonical spelling of the directive has no spaces.
-        emit(
-            indentation + "#sourceLocation(file:\"\(origin.path)\",line:\(origin.line))", origin: nil,
-            directive: true)
-        mappedNext = (origin.path, origin.line)
+        append("#sourceLocation(file:\"")
+        bytes.append(contentsOf: chapterBytes[Int(chapter)])
+        append("\",line:")
+        append(String(number))
+        append(")\n")
+        origins.append(.none)
+        mappedNext = (chapter, number)
     }
 
-    private mutating func emit(_ text: String, origin: SourceLocation?, directive: Bool = false) {
-        emit("", text, origin: origin, directive: directive)
-    }
-
-    private mutating func emit(
-        _ indentation: String, _ text: String, origin: SourceLocation?, directive: Bool = false
-    ) {
-        bytes.append(contentsOf: indentation.utf8)
-        bytes.append(contentsOf: text.utf8)
+    /// Ends the line that started at `start`: a newline, its origin, and (for Swift) the
+    /// layout's view of it. A directive does not come here: it names the line after it.
+    private mutating func endLine(from start: Int, origin: LineOrigin) {
+        let end = bytes.count
         bytes.append(UInt8(ascii: "\n"))
-        lineMap.append(origin)
+        origins.append(origin)
         guard isSwift else { return }
-        // A directive names the line after it, so it does not advance the compiler's count.
-        if directive { return }
-        layout.consume(text)
-        if let mapped = mappedNext { mappedNext = (mapped.path, mapped.line + 1) }
+        bytes.withUnsafeBufferPointer {
+            layout.consume(UnsafeBufferPointer(rebasing: $0[start..<end]), at: start)
+        }
+        if let mapped = mappedNext { mappedNext = (mapped.chapter, mapped.line + 1) }
+    }
+
+    /// Appends a literal's bytes (a string view's generic append goes byte by byte).
+    private mutating func append(_ text: StaticString) {
+        bytes.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    }
+
+    private mutating func append(_ text: String) {
+        let done: Void? = text.utf8.withContiguousStorageIfAvailable { bytes.append(contentsOf: $0) }
+        if done == nil { bytes.append(contentsOf: Array(text.utf8)) }
     }
 }
 
-/// Where a file target may be written.
-enum FileTarget {
-    /// Why `path` may not be written inside `root`, or nil when it may.
-    static func problem(_ path: String, root: URL) -> LiterateMessage? {
+extension UnsafeBufferPointer<UInt8> {
+    /// The line without its leading spaces and tabs.
+    var trimmingLeadingBlanks: UnsafeBufferPointer<UInt8> {
+        var index = 0
+        while index < count, self[index] == UInt8(ascii: " ") || self[index] == UInt8(ascii: "\t") {
+            index += 1
+        }
+        return UnsafeBufferPointer(rebasing: self[index...])
+    }
+}
+
+/// Where a file target may be written. One per tangle: the book folder is resolved once, and
+/// files in one folder share the look at that folder.
+struct FileTarget {
+    let root: URL
+    private var rootPath: String?
+    /// A target's folder (or its deepest existing ancestor), symbolic links resolved, by the
+    /// target's text up to its last `/`.
+    private var resolvedFolders: [String: String] = [:]
+
+    /// The book folder's path as written (not resolved), to `lstat` targets.
+    private let rootText: String
+
+    init(root: URL) {
+        self.root = root
+        self.rootText = root.path
+    }
+
+    /// Why `path` may not be written inside the book folder, or nil when it may.
+    mutating func problem(_ path: String) -> LiterateMessage? {
         if path.hasPrefix("/") { return .fileTargetOutsideBook(path: path, reason: "absolute path") }
         if path.hasPrefix("~") { return .fileTargetOutsideBook(path: path, reason: "home-relative path") }
         if path.hasSuffix("/") || path.isEmpty {
@@ -351,25 +482,35 @@ enum FileTarget {
             if depth < 0 { return .fileTargetOutsideBook(path: path, reason: "'..' leaves the book folder") }
         }
         // A symlink inside the book may point outside it: resolve the deepest existing ancestor.
-        let rootPath = root.resolvingSymlinksInPath().standardizedFileURL.path
-        var candidate = root.appendingPathComponent(path).deletingLastPathComponent()
-        let fileManager = FileManager.default
-        while !fileManager.fileExists(atPath: candidate.path), candidate.path.count > rootPath.count {
-            candidate = candidate.deletingLastPathComponent()
-        }
-        let resolved = candidate.resolvingSymlinksInPath().standardizedFileURL.path
+        let rootPath = self.rootPath ?? root.resolvingSymlinksInPath().standardizedFileURL.path
+        self.rootPath = rootPath
+        // Targets written the same way up to their last `/` share a folder.
+        let folderText = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? ""
+        let resolved =
+            resolvedFolders[folderText]
+            ?? Self.resolve(root.appendingPathComponent(path).deletingLastPathComponent(), above: rootPath)
+        resolvedFolders[folderText] = resolved
         if resolved != rootPath, !resolved.hasPrefix(rootPath + "/") {
             return .fileTargetOutsideBook(path: path, reason: "a symbolic link leads outside it")
         }
-        let target = root.appendingPathComponent(path)
-        if let attributes = try? fileManager.attributesOfItem(atPath: target.path),
-            attributes[.type] as? FileAttributeType == .typeSymbolicLink
-        {
-            let destination = target.resolvingSymlinksInPath().standardizedFileURL.path
+        var status = stat()
+        if lstat(rootText + "/" + path, &status) == 0, status.st_mode & S_IFMT == S_IFLNK {
+            let destination = root.appendingPathComponent(path).resolvingSymlinksInPath().standardizedFileURL
+                .path
             if !destination.hasPrefix(rootPath + "/") {
                 return .fileTargetOutsideBook(path: path, reason: "a symbolic link leads outside it")
             }
         }
         return nil
+    }
+
+    /// The deepest existing folder at or above `folder` (stopping at the book folder's length),
+    /// with symbolic links resolved.
+    private static func resolve(_ folder: URL, above rootPath: String) -> String {
+        var candidate = folder
+        while !FileManager.default.fileExists(atPath: candidate.path), candidate.path.count > rootPath.count {
+            candidate = candidate.deletingLastPathComponent()
+        }
+        return candidate.resolvingSymlinksInPath().standardizedFileURL.path
     }
 }

@@ -47,7 +47,19 @@ func loadAndTangle(_ root: URL, console: Console) throws -> TangleResult {
         throw CommandError.badInput(error.description)
     }
     let result = Tangler.tangle(book)
+    ExitLifetime.keep(book)
+    ExitLifetime.keep(result)
     for diagnostic in result.diagnostics { console.error(diagnostic.description) }
     if result.hasErrors { throw CommandError.failure }
     return result
+}
+
+/// Keeps a command's large values until the process exits. A book is tens of thousands of small
+/// strings and arrays: releasing them one by one when the command returns costs more than some
+/// of its real work, and the process ends right after, which frees everything at once.
+enum ExitLifetime {
+    nonisolated(unsafe) private static var kept: [Any] = []
+
+    /// Call from the command's own thread only.
+    static func keep(_ value: Any) { kept.append(value) }
 }

@@ -20,6 +20,8 @@ public struct MockServerApp: HTTPResponder {
     /// Present only in `--test-clock` mode: `POST /api/v1/test/clock` moves it.
     public let testClock: ManualClock?
     public let bodyLimit: BodyLimit
+    /// The deferred-flow simulator's sessions (`/api/v1/sim/...`).
+    public let simulator: Simulator
     private let responder: any HTTPResponder
 
     /// Every route, in the order they are tried; the OpenAPI document describes exactly these.
@@ -35,6 +37,8 @@ public struct MockServerApp: HTTPResponder {
             (.post, "/api/v1/links"),
             (.get, "/api/v1/links"),
             (.get, "/api/v1/events"),
+            (.post, "/api/v1/sim/sessions"),
+            (.post, "/api/v1/sim/sessions/{id}/events"),
         ]
         if testClock { routes.append((.post, "/api/v1/test/clock")) }
         routes += [(.get, "/l/{domain}/{key}"), (.get, "/{key}")]
@@ -45,7 +49,8 @@ public struct MockServerApp: HTTPResponder {
     /// configuration that would produce a broken one fails before anything is served.
     public init(
         configuration: ServerConfiguration, service: AttributionService, eventStore: any EventStore,
-        testClock: ManualClock? = nil, bodyLimit: BodyLimit = BodyLimit(), logger: HTTPLogger = .standardError
+        testClock: ManualClock? = nil, bodyLimit: BodyLimit = BodyLimit(),
+        logger: HTTPLogger = .standardError, simulatorLimits: SimulatorLimits = SimulatorLimits()
     ) throws(WellKnownFilesError) {
         self.configuration = configuration
         self.service = service
@@ -53,9 +58,12 @@ public struct MockServerApp: HTTPResponder {
         self.wellKnown = try WellKnownFiles(configuration: configuration)
         self.testClock = testClock
         self.bodyLimit = bodyLimit
+        self.simulator = Simulator(
+            configuration: configuration, clock: service.clock, tokens: service.tokens,
+            limits: simulatorLimits)
         let handlers = Handlers(
             service: service, recorder: recorder, wellKnown: wellKnown, testClock: testClock,
-            linkDomains: Set(configuration.linkDomains.map { $0.lowercased() }))
+            simulator: simulator, linkDomains: Set(configuration.linkDomains.map { $0.lowercased() }))
         var router = Router(logger: logger)
         handlers.register(on: &router)
         if let origin = configuration.siteOrigin {
@@ -72,7 +80,8 @@ public struct MockServerApp: HTTPResponder {
     /// local run need.
     public init(
         configuration: ServerConfiguration, eventStore: any EventStore, clock: ServiceClock = .system,
-        testClock: ManualClock? = nil, tokens: TokenGenerator = .random, logger: HTTPLogger = .standardError
+        testClock: ManualClock? = nil, tokens: TokenGenerator = .random, logger: HTTPLogger = .standardError,
+        simulatorLimits: SimulatorLimits = SimulatorLimits()
     ) throws(WellKnownFilesError) {
         let service = AttributionService(
             configuration: configuration.serviceConfiguration,
@@ -80,7 +89,7 @@ public struct MockServerApp: HTTPResponder {
             clock: testClock.map(ServiceClock.manual) ?? clock, tokens: tokens)
         try self.init(
             configuration: configuration, service: service, eventStore: eventStore, testClock: testClock,
-            logger: logger)
+            logger: logger, simulatorLimits: simulatorLimits)
     }
 
     public func respond(to request: HTTPRequest) async -> HTTPResponse {
@@ -101,6 +110,7 @@ struct Handlers: Sendable {
     let recorder: EventRecorder
     let wellKnown: WellKnownFiles
     let testClock: ManualClock?
+    let simulator: Simulator
     let linkDomains: Set<String>
     /// Serializes moves of the test clock.
     let clockLock = NSLock()
@@ -145,6 +155,10 @@ struct Handlers: Sendable {
             return HTTPResponse(
                 status: .ok, headers: ["Content-Type": HTTPResponse.jsonContentType],
                 body: try await recorder.listing(limit: limit))
+        }
+        router.post("/api/v1/sim/sessions") { request, _ in try await simulator.createSession(request) }
+        router.post("/api/v1/sim/sessions/{id}/events") { request, parameters in
+            try await simulator.play(request, sessionID: parameters.require("id"))
         }
         if let testClock {
             router.post("/api/v1/test/clock") { request, _ in

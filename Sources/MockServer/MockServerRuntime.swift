@@ -33,6 +33,11 @@ public final class MockServerRuntime: @unchecked Sendable {
         /// Receives one line per request, and the server's unexpected errors.
         public var logger: HTTPLogger = .standardError
         public var logRequests = true
+        /// Serve the book's site beside the API (``LiveSiteResponder``); its builder reports
+        /// to this value. Nil serves the API alone.
+        public var liveSite: LiveSite?
+        /// The workbook's version, as `GET /_workbook/config` reports it.
+        public var version = "0.0.0"
 
         public init(configuration: ServerConfiguration, dataDirectory: URL) {
             self.configuration = configuration
@@ -114,8 +119,17 @@ public final class MockServerRuntime: @unchecked Sendable {
             if let value = limits.connectionsPerIP { configuration.perIPConnectionLimit = value }
             if let value = limits.connectionTimeoutSeconds { configuration.connectionTimeoutSeconds = value }
         }
+        var served: any HTTPResponder = app
+        if let live = options.liveSite {
+            served = LiveSiteResponder(
+                api: app, site: live,
+                configuration: LiveConfiguration(
+                    publishableKey: options.configuration.keys.publishable,
+                    linkDomain: options.configuration.linkDomains.first, testClock: options.testClock,
+                    version: options.version))
+        }
         let responder: any HTTPResponder =
-            options.logRequests ? app.wrapped(in: AccessLog(logger: options.logger)) : app
+            options.logRequests ? served.wrapped(in: AccessLog(logger: options.logger)) : served
         let server = HTTPServer(responder: responder, configuration: configuration)
         let port: Int
         do {
@@ -155,6 +169,8 @@ public final class MockServerRuntime: @unchecked Sendable {
             return (self.server, self.store, self.purgeTask)
         }
         purge?.cancel()
+        // Open event streams end first, so the stop waits only on real requests.
+        options.liveSite?.close()
         await server?.stop(gracePeriod: gracePeriod)
         await store?.close()
     }

@@ -91,6 +91,8 @@ struct CodeBlockView: Sendable, Equatable {
     var usedIn: [NamedLink]
     /// For each `<<name>>` line, the chunk's first definition.
     var referenceHrefs: [String: String]
+    /// A "Try it" panel after the block (`try=live` on an `http` block).
+    var tryIt: TryItPanel? = nil
 
     /// Writes the block: a header with the language, chunk name, target file and badge, the
     /// code with `<<name>>` lines as links, and the blocks that use the chunk.
@@ -163,5 +165,6 @@ struct CodeBlockView: Sendable, Equatable {
             html.raw(".</p>\n")
         }
         html.raw("</figure>\n")
+        if let tryIt { html.raw(tryIt.html) }
     }
 }

@@ -192,14 +192,16 @@ public struct HTMLRenderer: MarkdownWalker {
     /// The view of a block no pass knows about: display-only, its language from the info string.
     static func displayView(fence: CodeFence, line: Int) -> CodeBlockView {
         var language: String?
+        var tryIt: TryItPanel?
         if case .success(let attributes) = BlockAttributes.parse(fence.info) {
             language = attributes.language
+            if attributes.tryIt != nil { tryIt = TryItPanel(httpLines: fence.lines) }
         } else {
             language = fence.info.split(separator: " ").first.map(String.init)
         }
         return CodeBlockView(
             id: "code-\(line)", language: language, chunkName: nil, chunkHref: nil, isContinuation: false,
-            files: [], badge: .displayOnly, usedIn: [], referenceHrefs: [:])
+            files: [], badge: .displayOnly, usedIn: [], referenceHrefs: [:], tryIt: tryIt)
     }
 
     private mutating func htmlBlock(_ literal: String) {

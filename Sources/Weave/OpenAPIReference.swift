@@ -133,7 +133,8 @@ public enum OpenAPIReference {
         for (path, item) in paths.members {
             for method in methods {
                 guard let operation = item[method] else { continue }
-                out += operationMarkdown(method: method, path: path, operation: operation, pathItem: item)
+                out += operationMarkdown(
+                    method: method, path: path, operation: operation, pathItem: item, document: document)
             }
         }
         let schemas = document["components"]?["schemas"]?.members ?? []
@@ -149,13 +150,14 @@ public enum OpenAPIReference {
     }
 
     private static func operationMarkdown(
-        method: String, path: String, operation: JSONValue, pathItem: JSONValue
+        method: String, path: String, operation: JSONValue, pathItem: JSONValue, document: JSONValue
     )
         -> String
     {
         var out = "### \(method.uppercased()) \(MarkdownText.code(path))\n\n"
         if let summary = operation["summary"]?.string { out += "**\(MarkdownText.escape(summary))**\n\n" }
         if let description = operation["description"]?.string { out += description + "\n\n" }
+        out += tryItPanel(method: method, path: path, operation: operation, document: document).html + "\n"
         let parameters = (pathItem["parameters"]?.array ?? []) + (operation["parameters"]?.array ?? [])
         if !parameters.isEmpty {
             out +=
@@ -197,6 +199,115 @@ public enum OpenAPIReference {
             out += "\n"
         }
         return out
+    }
+
+    /// The panel that sends this operation to the running server: the first security scheme's
+    /// header (an API key header gets a placeholder the page fills with the publishable key; a
+    /// bearer scheme gets a placeholder and a note, because the secret key never reaches a page),
+    /// and a JSON body from the document's example, else one built from the schema.
+    static func tryItPanel(method: String, path: String, operation: JSONValue, document: JSONValue)
+        -> TryItPanel
+    {
+        var headers: [String] = []
+        var note: String?
+        let schemes = document["components"]?["securitySchemes"]
+        if let first = operation["security"]?.array.first?.members.first?.key, let scheme = schemes?[first] {
+            if scheme["type"]?.string == "apiKey", scheme["in"]?.string == "header",
+                let name = scheme["name"]?.string
+            {
+                headers.append("\(name): \(publishableKeyPlaceholder)")
+            } else if scheme["type"]?.string == "http", scheme["scheme"]?.string?.lowercased() == "bearer" {
+                headers.append("Authorization: Bearer \(secretKeyPlaceholder)")
+                note =
+                    "This route takes the <strong>secret key</strong>: replace <code>\(HTML.escape(secretKeyPlaceholder))"
+                    + "</code> with the one <code>workbook serve</code> printed when it started. "
+                    + "Pages are never given the secret key."
+            }
+        }
+        var body = ""
+        if let media = operation["requestBody"]?["content"]?["application/json"] {
+            headers.append("Content-Type: application/json")
+            let example =
+                media["example"] ?? media["examples"]?.members.first?.value["value"]
+                ?? exampleValue(media["schema"], document: document, depth: 0)
+            body = example.map { prettyJSON($0) } ?? "{}"
+        }
+        return TryItPanel(
+            method: method.uppercased(), path: path, headers: headers, body: body, note: note)
+    }
+
+    /// What a page replaces with the running server's publishable key.
+    static let publishableKeyPlaceholder = "<publishable key>"
+    static let secretKeyPlaceholder = "<secret key>"
+
+    /// An example built from a schema: its `example`, else an object of the properties that have
+    /// examples or are required (all of them when none is), else a placeholder of its type.
+    static func exampleValue(_ schema: JSONValue?, document: JSONValue, depth: Int) -> JSONValue? {
+        guard var schema, depth < 6 else { return nil }
+        if let name = referenceName(schema), let target = document["components"]?["schemas"]?[name] {
+            schema = target
+        }
+        if let example = schema["example"] ?? schema["examples"]?.array.first { return example }
+        if let first = schema["enum"]?.array.first { return first }
+        for combiner in ["oneOf", "anyOf", "allOf"] {
+            if let option = schema[combiner]?.array.first {
+                return exampleValue(option, document: document, depth: depth + 1)
+            }
+        }
+        let properties = schema["properties"]?.members ?? []
+        if !properties.isEmpty {
+            let required = Set((schema["required"]?.array ?? []).compactMap(\.string))
+            var chosen = properties.filter { required.contains($0.key) || $0.value["example"] != nil }
+            if chosen.isEmpty { chosen = properties }
+            var object: [String: JSONValue] = [:]
+            for (name, property) in chosen {
+                object[name] = exampleValue(property, document: document, depth: depth + 1) ?? .null
+            }
+            return .object(object)
+        }
+        let type: String? = {
+            if case .array(let names) = schema["type"] { return names.first?.string }
+            return schema["type"]?.string
+        }()
+        switch type {
+        case "string": return .string(schema["format"]?.string.map { "<\($0)>" } ?? "string")
+        case "integer", "number":
+            return .number(schema["minimum"].flatMap { if case .number(let n) = $0 { n } else { nil } } ?? 1)
+        case "boolean": return .bool(false)
+        case "array":
+            return .array(
+                exampleValue(schema["items"], document: document, depth: depth + 1).map { [$0] } ?? [])
+        case "object": return .object([:])
+        default: return nil
+        }
+    }
+
+    /// Two-space indented JSON, keys sorted, as a reader would type it.
+    static func prettyJSON(_ value: JSONValue, indent: String = "") -> String {
+        let inner = indent + "  "
+        switch value {
+        case .object(let members):
+            guard !members.isEmpty else { return "{}" }
+            let lines = members.sorted { $0.key < $1.key }.map {
+                inner + jsonString($0.key) + ": " + prettyJSON($0.value, indent: inner)
+            }
+            return "{\n" + lines.joined(separator: ",\n") + "\n" + indent + "}"
+        case .array(let values):
+            guard !values.isEmpty else { return "[]" }
+            return "[\n" + values.map { inner + prettyJSON($0, indent: inner) }.joined(separator: ",\n")
+                + "\n"
+                + indent + "]"
+        case .string(let text): return jsonString(text)
+        case .number(let number):
+            return number == number.rounded() && abs(number) < 1e15 ? String(Int(number)) : String(number)
+        case .bool(let flag): return String(flag)
+        case .null: return "null"
+        }
+    }
+
+    private static func jsonString(_ text: String) -> String {
+        let data = (try? JSONEncoder().encode(text)) ?? Data("\"\"".utf8)
+        return String(decoding: data, as: UTF8.self)
     }
 
     /// Each media type of a `content` object with its schema.

@@ -21,6 +21,10 @@ public struct SiteOptions: Sendable {
     public var openAPIPath = "Sources/MockServer/Resources/openapi.json"
     /// The compiler for parse-checking Apple-only blocks (as `workbook check` does).
     public var swiftc: String? = BookChecker.findExecutable("swiftc")
+    /// Run the snippet checkers and parse checks. `workbook serve` turns this off to publish a
+    /// rebuilt site fast, and runs them afterwards in the background; badges then show what
+    /// proves each block without a failed check marking it.
+    public var runsSnippetChecks = true
 
     public init(bookRoot: URL, outputFolder: URL, themeFolder: URL, checkers: [any SnippetChecker]) {
         self.bookRoot = bookRoot
@@ -74,8 +78,13 @@ public enum SiteBuilder {
         // What proves each block: the engine's statuses, failed checks, measured coverage.
         let tangle = Tangler.tangle(book)
         diagnostics += tangle.diagnostics
-        let checker = BookChecker(checkers: options.checkers, swiftc: options.swiftc)
-        let (reports, checkDiagnostics) = checker.run(tangle)
+        let checker =
+            options.runsSnippetChecks
+            ? BookChecker(checkers: options.checkers, swiftc: options.swiftc)
+            : BookChecker(checkers: options.checkers.map(NamedOnly.init), swiftc: nil)
+        let (reports, found) = checker.run(tangle)
+        // Without the checks, the only findings would be the parse check's "no swiftc": drop them.
+        let checkDiagnostics = options.runsSnippetChecks ? found : []
         let failedChecks = checkDiagnostics.filter { $0.severity == .error }
         if !failedChecks.isEmpty {
             diagnostics.append(
@@ -124,11 +133,31 @@ public enum SiteBuilder {
         // The pages written from Markdown in the book and the theme.
         let exercises = loadExercises(options.bookRoot, solutions: options.includeSolutions)
         var pages: [SitePage] = []
-        var home = SitePage(
-            kind: .home, source: "site/home.md", output: "index.html",
-            markdown: homeMarkdown(theme.home, chapters: book.chapters, exercises: exercises))
+        // The deferred-flow simulator's page: the theme's own, so only with the theme's content, and
+        // only in a book that has the mock server it runs on (its OpenAPI document), not in a book
+        // that merely borrows this theme.
+        var simulator: SitePage?
+        if options.themeFolder.standardizedFileURL.path.hasPrefix(bookPath),
+            FileManager.default.fileExists(
+                atPath: options.bookRoot.appendingPathComponent(options.openAPIPath).path),
+            let data = FileManager.default.contents(
+                atPath: options.themeFolder.appendingPathComponent("simulator.md").path)
+        {
+            var page = SitePage(
+                kind: .simulator, source: "site/simulator.md", output: "simulator.html",
+                markdown: String(decoding: data, as: UTF8.self))
+            page.collectAnchors(blocks: blocks(of: page), directory: nil, reserved: theme.reservedIDs)
+            simulator = page
+        }
+        var homeText = homeMarkdown(theme.home, chapters: book.chapters, exercises: exercises)
+        if let simulator {
+            let title = MarkdownText.escape(simulator.title)
+            homeText += "\n## On the mock server\n\n- [\(title)](simulator.md)\n"
+        }
+        var home = SitePage(kind: .home, source: "site/home.md", output: "index.html", markdown: homeText)
         home.collectAnchors(blocks: blocks(of: home), directory: nil, reserved: theme.reservedIDs)
         pages.append(home)
+        if let simulator { pages.append(simulator) }
         let blocksByChapter = Dictionary(grouping: tangle.blocks, by: \.chapter)
         let chapterPages = ConcurrentWork.map(book.chapters) { chapter -> SitePage in
             var page = SitePage(
@@ -415,7 +444,7 @@ public enum SiteBuilder {
         let chapters = pages.filter { $0.kind == .chapter }.map(item)
         let exercises = pages.filter { $0.kind == .exercise }.map(item)
         var reference: [Layout.NavItem] = []
-        for kind in [SitePage.Kind.glossary, .snippets, .api] {
+        for kind in [SitePage.Kind.simulator, .glossary, .snippets, .api] {
             if let page = pages.first(where: { $0.kind == kind }) { reference.append(item(page)) }
         }
         reference.append(Layout.NavItem(output: "print.html", title: "The whole book on one page"))
@@ -554,6 +583,16 @@ public enum SiteBuilder {
         let prefix = root.standardizedFileURL.path + "/"
         return path.hasPrefix(prefix) ? String(path.dropFirst(prefix.count)) : path
     }
+}
+
+/// A checker that answers to a checker's name and finds nothing: with it, a build gives every
+/// block its status without running the check.
+private struct NamedOnly: SnippetChecker {
+    let name: String
+
+    init(_ checker: any SnippetChecker) { name = checker.name }
+
+    func check(_ snippets: [Snippet]) -> [[SnippetFinding]] { snippets.map { _ in [] } }
 }
 
 /// A file of the site that is not a page: pieces made on demand, bytes at hand, or a copy.
@@ -722,7 +761,8 @@ struct SiteContext: Sendable {
             chunkHref: isChapter ? first.flatMap { directory.href($0, linker: linker) } : nil,
             isContinuation: isChapter && first != nil && first != key,
             files: targets[key] ?? block.attributes.file.map { [$0] } ?? [],
-            badge: badges[key] ?? .displayOnly, usedIn: usedIn, referenceHrefs: references)
+            badge: badges[key] ?? .displayOnly, usedIn: usedIn, referenceHrefs: references,
+            tryIt: block.attributes.tryIt == nil ? nil : TryItPanel(httpLines: block.lines))
     }
 
     /// The page in the theme's template, as pieces to write one after the other.

@@ -6,7 +6,7 @@ import Literate
 /// search entries and rendering.
 struct SitePage: Sendable {
     enum Kind: String, Sendable {
-        case home, chapter, exercise, glossary, snippets, api
+        case home, chapter, exercise, glossary, snippets, api, simulator
         case notFound = "not-found"
     }
 

@@ -61,7 +61,7 @@ struct BlockAttributesTests {
     static let rejected: [Rejection] = [
         Rejection(
             id: "unknown-key", info: "swift {fiel=X.swift}",
-            message: "unknown attribute 'fiel' (known: file, check, canImport)", offset: 7),
+            message: "unknown attribute 'fiel' (known: file, check, canImport, try)", offset: 7),
         Rejection(
             id: "invalid-name-digit", info: "swift {#1st}",
             message:

@@ -130,7 +130,7 @@ struct TangleErrorTests {
         let book = try TestBook(["01-a.md": "# T\n\n```swift {file=out.swift chek=aasa}\nlet x = 1\n```\n"])
         #expect(
             lines(try book.tangle().diagnostics) == [
-                "chapters/01-a.md:3:26: error: unknown attribute 'chek' (known: file, check, canImport)"
+                "chapters/01-a.md:3:26: error: unknown attribute 'chek' (known: file, check, canImport, try)"
             ])
     }
 
@@ -138,7 +138,7 @@ struct TangleErrorTests {
         let book = try TestBook(["01-a.md": "- item\n\n  ```swift {bogus=1}\n  let x = 1\n  ```\n"])
         #expect(
             lines(try book.tangle().diagnostics) == [
-                "chapters/01-a.md:3:13: error: unknown attribute 'bogus' (known: file, check, canImport)"
+                "chapters/01-a.md:3:13: error: unknown attribute 'bogus' (known: file, check, canImport, try)"
             ])
     }
 

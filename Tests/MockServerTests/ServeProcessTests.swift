@@ -27,9 +27,11 @@ final class ServeProcess: @unchecked Sendable {
     }
 
     /// Starts `workbook serve ARGUMENTS` and waits (at most 20 s) for its `listening on` line.
-    init(_ arguments: [String], environment: [String: String] = [:]) throws {
+    /// Most tests are about the API, so the site is left out (`--no-site`) unless `site` asks for
+    /// it: no background build competes with them, and nothing lands in the repository's `.build`.
+    init(_ arguments: [String], environment: [String: String] = [:], site: Bool = false) throws {
         process.executableURL = Self.productsDirectory.appendingPathComponent("workbook")
-        process.arguments = ["serve"] + arguments
+        process.arguments = ["serve"] + (site ? [] : ["--no-site"]) + arguments
         process.currentDirectoryURL = repositoryRoot
         var env = ProcessInfo.processInfo.environment
         for (key, value) in environment { env[key] = value }
@@ -64,9 +66,11 @@ final class ServeProcess: @unchecked Sendable {
             throw ServeProcessError.didNotStart(collector.lines)
         }
         self.port = port
-        // The greeting ends with the `events:` line; it follows at once, but wait at most 2 s.
+        // The greeting ends with the `events:` line (then `site:` when the site is served); it
+        // follows at once, but wait at most 2 s.
+        let last = site ? "site: " : "events: "
         let deadline = Date().addingTimeInterval(2)
-        while !collector.lines.contains(where: { $0.hasPrefix("events: ") }) && Date() < deadline {
+        while !collector.lines.contains(where: { $0.hasPrefix(last) }) && Date() < deadline {
             Thread.sleep(forTimeInterval: 0.01)
         }
         stdoutLines = collector.lines

@@ -117,6 +117,11 @@ struct SearchAndTemplateTests {
                "responses": {"204": {"description": "Pong."}}}}}}
             """
         let markdown = try OpenAPIReference.markdown(json: Data(json.utf8), documentPath: "openapi.json")
+        // The panel's markup is pinned in TryItPanelTests; here, where it goes and what it holds.
+        let ping = TryItPanel(
+            method: "POST", path: "/ping", headers: ["Content-Type: application/json"],
+            body: "{\n  \"n\": 1\n}"
+        ).html
         #expect(
             markdown == """
                 # Tiny
@@ -132,6 +137,7 @@ struct SearchAndTemplateTests {
 
                 **Ping**
 
+                \(ping)
                 Request body (required):
 
                 `application/json`: object

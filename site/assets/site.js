@@ -343,6 +343,190 @@
     for (var i = 0; i < notes.length; i++) notes[i].hidden = window.location.protocol !== "file:";
   }
 
+  // Live parts. Served by `workbook serve`, a page follows the book: it reloads after each
+  // rebuild (Server-Sent Events from /_workbook/events), lists the book's diagnostics in
+  // #wb-banner, says when the server must be restarted (#wb-restart-notice), and sends the
+  // "Try it" requests. Opened from files there is nothing to ask, so nothing is fetched: the
+  // panels say how to start a server. The protocol is checked before any fetch, because a
+  // failed request would be an error in the console.
+
+  var live = { generation: null, source: null };
+
+  function isServed() {
+    return window.location.protocol === "http:" || window.location.protocol === "https:";
+  }
+
+  function setUpLive() {
+    var panels = document.querySelectorAll(".try-it");
+    for (var i = 0; i < panels.length; i++) setUpPanel(panels[i]);
+    if (!isServed() || !window.fetch) return;
+    fetch("/_workbook/status", { cache: "no-store" })
+      .then(function (response) { return response.ok ? response.json() : null; })
+      .then(function (status) {
+        if (!status || typeof status.generation !== "number") return;
+        live.generation = status.generation;
+        showStatus(status);
+        openEvents();
+        return fetch("/_workbook/config", { cache: "no-store" })
+          .then(function (response) { return response.ok ? response.json() : null; })
+          .then(function (config) { if (config) goLive(panels, config); });
+      })
+      .catch(function () {});
+  }
+
+  function openEvents() {
+    if (!window.EventSource) return;
+    var source = new EventSource("/_workbook/events");
+    live.source = source;
+    source.addEventListener("reload", function (event) {
+      var data = parse(event.data);
+      if (data && data.generation !== live.generation) window.location.reload();
+    });
+    source.addEventListener("status", function (event) {
+      var status = parse(event.data);
+      if (!status) return;
+      // A page that missed a reload (its server restarted, or the stream dropped) catches up.
+      if (status.state === "ready" && status.generation !== live.generation) {
+        window.location.reload();
+        return;
+      }
+      showStatus(status);
+    });
+    source.addEventListener("error", function () {
+      // The server stopped. Reconnecting to a closed port would log an error every second.
+      source.close();
+      showBanner(["The connection to ./wb serve was lost. Start it again, then reload this page."], "");
+    });
+    window.addEventListener("pagehide", function () { source.close(); });
+  }
+
+  function parse(text) {
+    try {
+      return JSON.parse(text);
+    } catch (error) {
+      return null;
+    }
+  }
+
+  function showStatus(status) {
+    var lines = [];
+    var diagnostics = status.diagnostics || [];
+    for (var i = 0; i < diagnostics.length; i++) {
+      var d = diagnostics[i];
+      var place = d.file ? d.file + (d.line ? ":" + d.line + (d.column ? ":" + d.column : "") : "") + ": " : "";
+      lines.push(place + d.message);
+    }
+    var title = "";
+    if (status.state === "failed") title = "The last build failed; this is the previous site. The server keeps running.";
+    else if (lines.length) title = "The book has " + lines.length + (lines.length === 1 ? " finding" : " findings") +
+      " (the server keeps running):";
+    showBanner(lines, title);
+    var notice = document.getElementById("wb-restart-notice");
+    if (notice) {
+      notice.textContent = "";
+      if (status.restartNeeded) {
+        var reason = document.createElement("p");
+        reason.textContent = status.restartReason || "The tangled Swift changed.";
+        var how = document.createElement("p");
+        how.innerHTML = "Run <code>./wb tangle</code>, then stop and restart <code>./wb serve</code>.";
+        notice.appendChild(reason);
+        notice.appendChild(how);
+      }
+      notice.hidden = !status.restartNeeded;
+    }
+  }
+
+  function showBanner(lines, title) {
+    var banner = document.getElementById("wb-banner");
+    if (!banner) return;
+    banner.textContent = "";
+    if (title || lines.length) {
+      var heading = document.createElement("p");
+      heading.textContent = title || lines[0];
+      banner.appendChild(heading);
+      if (title && lines.length) {
+        var list = document.createElement("ul");
+        for (var i = 0; i < lines.length; i++) {
+          var item = document.createElement("li");
+          item.textContent = lines[i];
+          list.appendChild(item);
+        }
+        banner.appendChild(list);
+      }
+    }
+    banner.hidden = !(title || lines.length);
+  }
+
+  // "Try it" panels: until a server answers, each shows its request and how to start one.
+
+  function setUpPanel(panel) {
+    var button = panel.querySelector(".try-it-send");
+    if (button) {
+      button.disabled = true;
+      button.addEventListener("click", function () { send(panel); });
+    }
+  }
+
+  function goLive(panels, config) {
+    for (var i = 0; i < panels.length; i++) {
+      var panel = panels[i];
+      panel.classList.add("live");
+      var headers = panel.querySelector(".try-it-headers");
+      if (headers && config.publishableKey) {
+        headers.value = headers.value
+          .replace(/^(X-Li2-Key:).*$/gim, "$1 " + config.publishableKey)
+          .split("<publishable key>").join(config.publishableKey);
+      }
+      var path = panel.querySelector(".try-it-path");
+      if (path && config.linkDomain) path.value = path.value.split("{domain}").join(config.linkDomain);
+      var offline = panel.querySelector(".try-it-offline");
+      if (offline) offline.hidden = true;
+      var button = panel.querySelector(".try-it-send");
+      if (button) button.disabled = false;
+    }
+  }
+
+  var reasons = { 200: "OK", 201: "Created", 204: "No Content", 302: "Found", 400: "Bad Request",
+    401: "Unauthorized", 403: "Forbidden", 404: "Not Found", 405: "Method Not Allowed", 409: "Conflict",
+    413: "Payload Too Large", 415: "Unsupported Media Type", 500: "Internal Server Error",
+    503: "Service Unavailable" };
+
+  function send(panel) {
+    var method = panel.getAttribute("data-method") || "GET";
+    var pathInput = panel.querySelector(".try-it-path");
+    var path = pathInput ? pathInput.value : panel.getAttribute("data-path");
+    var headers = {};
+    var headerText = panel.querySelector(".try-it-headers");
+    var lines = headerText ? headerText.value.split("\n") : [];
+    for (var i = 0; i < lines.length; i++) {
+      var colon = lines[i].indexOf(":");
+      if (colon > 0) headers[lines[i].slice(0, colon).trim()] = lines[i].slice(colon + 1).trim();
+    }
+    var bodyText = panel.querySelector(".try-it-body");
+    var options = { method: method, headers: headers, cache: "no-store" };
+    if (method !== "GET" && method !== "HEAD" && bodyText && bodyText.value.trim()) options.body = bodyText.value;
+    var status = panel.querySelector(".try-it-status");
+    var responseHeaders = panel.querySelector(".try-it-response-headers");
+    var response = panel.querySelector(".try-it-response");
+    status.textContent = "Sending...";
+    responseHeaders.textContent = "";
+    response.textContent = "";
+    fetch(path, options)
+      .then(function (answer) {
+        var names = [];
+        answer.headers.forEach(function (value, name) { names.push(name + ": " + value); });
+        return answer.text().then(function (text) {
+          status.textContent = answer.status + " " + (answer.statusText || reasons[answer.status] || "");
+          responseHeaders.textContent = names.sort().join("\n");
+          var json = parse(text);
+          response.textContent = json === null ? text : JSON.stringify(json, null, 2);
+        });
+      })
+      .catch(function (error) {
+        status.textContent = "No answer: " + error.message + ". Is ./wb serve still running?";
+      });
+  }
+
   function start() {
     updateThemeButton();
     highlightAll();
@@ -350,6 +534,7 @@
     setUpSearch();
     setUpButtons();
     markLiveNotes();
+    setUpLive();
     document.addEventListener("keydown", onKey);
   }
 

@@ -73,8 +73,8 @@ let buildCommand = Command(
 }
 
 /// `--theme DIR`, else the book's `site/`, else the theme beside these sources (so that any
-/// folder of Markdown chapters can be built, as the benchmark does).
-private func themeFolder(_ arguments: ParsedArguments, root: URL, resolve: (String) -> URL) throws -> URL {
+/// folder of Markdown chapters can be built, as the benchmark does). `workbook serve` shares it.
+func themeFolder(_ arguments: ParsedArguments, root: URL, resolve: (String) -> URL) throws -> URL {
     if let theme = arguments.value("theme") {
         let url = resolve(theme)
         guard FileManager.default.fileExists(atPath: url.appendingPathComponent("templates/page.html").path)

@@ -3,20 +3,33 @@ import CommandLineKit
 import Dispatch
 import Foundation
 import HTTPShell
+import LiterateCLI
 import MockServer
 
 /// `workbook serve [--host ADDRESS] [--port PORT] [--config FILE] [--data-dir DIR] [--reset]
-/// [--tls-cert FILE --tls-key FILE] [--test-clock] [--seed N]`
+/// [--tls-cert FILE --tls-key FILE] [--test-clock] [--seed N] [--book DIR] [--no-site]`
 let serveCommand = Command(
     CommandSpec(
         name: "serve",
-        abstract: "Run the mock attribution server the book teaches (chapter 8).",
+        abstract: "Run the mock attribution server the book teaches (chapter 8), with the book's site.",
         discussion: """
             Serves the attribution API on your machine: POST /api/v1/track/open, the conversion
             endpoints, link management, the short links with their interstitial page, and the
             apple-app-site-association and assetlinks.json files generated from the configured
             apps. Every answered call is stored as an event in DIR/events.sqlite before the answer
             leaves; GET /api/v1/events (with the secret key) reads them back.
+
+            Beside the API it serves the book as a live site at / (open the address it prints).
+            The site is built in the background into BOOK/.build/serve-site/ (never committed),
+            so the server answers at once; until the first build is ready, pages answer
+            "Building the site..." and refresh themselves. While it runs, a save in chapters/,
+            exercises/ or site/ rebuilds the site and open pages reload; the snippet checks run
+            after each rebuild and their findings appear in a banner at the top of the page.
+            When a chapter's Swift changes, the page also says to run ./wb tangle and restart,
+            because the running server cannot load new code. API routes always win over site
+            files. The "Try it" panels of chapter 8 and the API reference send real requests to
+            this server. --no-site serves the API alone; --book DIR serves another book folder.
+            The live routes: GET /_workbook/status, /_workbook/config and /_workbook/events.
 
             Once it accepts connections it prints one line 'listening on http://HOST:PORT', then
             the URLs to try and the keys in use. Ctrl-C (or SIGTERM) stops it gracefully: requests
@@ -59,10 +72,19 @@ let serveCommand = Command(
                 "test-clock", help: "Start on a manual clock and enable POST /api/v1/test/clock (tests only)."
             ),
             OptionSpec("seed", value: "N", help: "Draw tokens from a generator seeded with N (tests only)."),
+            OptionSpec(
+                "book", value: "DIR",
+                help: "The book whose site to serve (default: the repository root, holding chapters/)."),
+            OptionSpec("no-site", help: "Serve the API only: no site, no rebuilds."),
         ])
 ) { arguments, console in
-    let options = try ServeOptions.parse(arguments)
-    return ServeSession.run(options, console: console)
+    var options = try ServeOptions.parse(arguments)
+    let site = try ServeOptions.site(arguments, console: console)
+    if site != nil {
+        options.liveSite = LiveSite()
+        options.version = workbookVersion
+    }
+    return ServeSession.run(options, site: site, console: console)
 }
 
 /// The command line turned into the runtime's options.
@@ -104,6 +126,27 @@ enum ServeOptions {
         return options
     }
 
+    /// The live site's settings, or nil with `--no-site` (or when no book is found and none was
+    /// asked for: the API is still served).
+    static func site(_ arguments: ParsedArguments, console: Console) throws -> LiveSiteBuilder.Settings? {
+        guard !arguments.flag("no-site") else { return nil }
+        let root: URL
+        do {
+            root = try bookRoot(arguments)
+        } catch {
+            guard arguments.value("book") == nil else { throw error }
+            console.error("no chapters/ folder here or above: serving the API only (pass --book DIR)")
+            return nil
+        }
+        let theme = try themeFolder(arguments, root: root) { URL(fileURLWithPath: $0).standardizedFileURL }
+        var settings = LiveSiteBuilder.Settings(
+            bookRoot: root, themeFolder: theme,
+            outputFolder: root.appendingPathComponent(".build/serve-site/\(getpid())"),
+            checkers: { SnippetCheckers.all(book: root) })
+        settings.log = { line in console.error(line) }
+        return settings
+    }
+
     static func seed(_ text: String?) throws -> UInt64? {
         guard let text else { return nil }
         guard let seed = UInt64(text) else {
@@ -123,20 +166,18 @@ enum ServeOptions {
 
 /// Runs the server until SIGINT or SIGTERM, then stops it gracefully.
 enum ServeSession {
-    static func run(_ options: MockServerRuntime.Options, console: Console) -> ExitCode {
-        // The command runs on the main thread, which no Swift task uses; it waits here while the
-        // server's work runs on the cooperative pool and libmicrohttpd's threads.
-        let outcome = Outcome()
-        let done = DispatchSemaphore(value: 0)
-        Task {
-            outcome.set(await serve(options, console: console))
-            done.signal()
-        }
-        done.wait()
-        return outcome.value
+    static func run(
+        _ options: MockServerRuntime.Options, site: LiveSiteBuilder.Settings? = nil, console: Console
+    ) -> ExitCode {
+        // The server's work runs on the cooperative pool and libmicrohttpd's threads; the main
+        // thread turns its run loop meanwhile, so that the main actor (where the simulator's SDK
+        // resolvers live, as in an app) is served.
+        MainActorRunLoop.run { await serve(options, site: site, console: console) }
     }
 
-    static func serve(_ options: MockServerRuntime.Options, console: Console) async -> ExitCode {
+    static func serve(
+        _ options: MockServerRuntime.Options, site: LiveSiteBuilder.Settings? = nil, console: Console
+    ) async -> ExitCode {
         let signals = SignalWatcher(signals: [SIGINT, SIGTERM])
         var options = options
         options.logger = HTTPLogger { line in console.error(line) }
@@ -151,8 +192,13 @@ enum ServeSession {
         }
         console.print("listening on \(address)")
         for line in greeting(address: address, options: options) { console.print(line) }
+        let liveSite = LiveSiteSession.start(site, live: options.liveSite, console: console)
+        if let site {
+            console.print("site: \(address)/ (woven from \(site.bookRoot.path); rebuilt on every save)")
+        }
         let received = await signals.next()
         console.error("received \(received == SIGINT ? "SIGINT" : "SIGTERM"): finishing requests in flight")
+        liveSite?.stop()
         await runtime.stop()
         console.error("stopped; the events are in \(options.dataDirectory.path)")
         return .success
@@ -187,24 +233,6 @@ enum ServeSession {
             lines.append("seed: \(seed) (every token is predictable: never expose this server)")
         }
         return lines
-    }
-
-    /// The exit code, handed from the server's task to the waiting main thread.
-    final class Outcome: @unchecked Sendable {
-        private let lock = NSLock()
-        private var stored = ExitCode.success
-
-        var value: ExitCode {
-            lock.lock()
-            defer { lock.unlock() }
-            return stored
-        }
-
-        func set(_ code: ExitCode) {
-            lock.lock()
-            defer { lock.unlock() }
-            stored = code
-        }
     }
 }
 

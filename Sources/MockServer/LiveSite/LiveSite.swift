@@ -1,0 +1,180 @@
+import Foundation
+import HTTPShell
+
+/// The live site's state, shared by whoever builds it and the server that serves it: the folder
+/// of the current build, the ``LiveStatus``, and the open Server-Sent Events streams.
+///
+/// The builder reports (``buildStarted()``, ``buildSucceeded(folder:diagnostics:)``,
+/// ``buildFailed(diagnostics:)``, ``checksFinished(diagnostics:restartReason:)``); each report
+/// that changes something is pushed to every open page as an event:
+///
+/// ```text
+/// event: reload
+/// data: {"generation":2}
+///
+/// event: status
+/// data: {"diagnostics":[],"generation":2,"restartNeeded":false,"restartReason":null,"state":"ready"}
+/// ```
+///
+/// ```swift
+/// let live = LiveSite()
+/// live.buildSucceeded(folder: siteFolder, diagnostics: [])   // generation 1, pages reload
+/// ```
+public final class LiveSite: @unchecked Sendable {
+    /// Streams open at once; one more is answered 503 (a browser opens one per tab).
+    public let streamLimit: Int
+    private let lock = NSLock()
+    private var folder: URL?
+    private var current = LiveStatus()
+    private var buildDiagnostics: [LiveStatus.Diagnostic] = []
+    private var checkDiagnostics: [LiveStatus.Diagnostic] = []
+    private var streams: [ObjectIdentifier: HTTPStream] = [:]
+    private var closed = false
+
+    public init(streamLimit: Int = 32) {
+        self.streamLimit = streamLimit
+    }
+
+    /// The status pages see.
+    public var status: LiveStatus { lock.liveHeld { current } }
+
+    /// The folder being served, nil until the first build succeeds.
+    public var siteFolder: URL? { lock.liveHeld { folder } }
+
+    /// Streams open now.
+    public var openStreams: Int { lock.liveHeld { streams.count } }
+
+    // MARK: Reports from the builder
+
+    /// A build began. Before the first success the state is `building`; afterwards the old site
+    /// stays up and the state is left as it was, so a page does not flicker on every save.
+    public func buildStarted() {
+        update { status in
+            if status.generation == 0 { status.state = .building }
+        }
+    }
+
+    /// A build wrote a complete site to `folder`: serve it, count a generation, and tell every
+    /// page to reload.
+    public func buildSucceeded(folder: URL, diagnostics: [LiveStatus.Diagnostic]) {
+        let generation: Int = lock.liveHeld {
+            self.folder = folder
+            current.generation += 1
+            return current.generation
+        }
+        broadcast(event: "reload", data: #"{"generation":\#(generation)}"#)
+        update { status in
+            status.state = .ready
+            self.buildDiagnostics = diagnostics
+        }
+    }
+
+    /// A build could not finish: keep serving the last site and show why.
+    public func buildFailed(diagnostics: [LiveStatus.Diagnostic]) {
+        update { status in
+            status.state = .failed
+            self.buildDiagnostics = diagnostics
+        }
+    }
+
+    /// The slow checks (snippet checkers, tangle drift) finished.
+    public func checksFinished(diagnostics: [LiveStatus.Diagnostic], restartReason: String?) {
+        update { status in
+            self.checkDiagnostics = diagnostics
+            status.restartNeeded = restartReason != nil
+            status.restartReason = restartReason
+        }
+    }
+
+    /// Applies `change` under the lock and sends a `status` event if the status changed.
+    private func update(_ change: (inout LiveStatus) -> Void) {
+        let changed: LiveStatus? = lock.liveHeld {
+            var next = current
+            change(&next)
+            next.diagnostics = buildDiagnostics + checkDiagnostics
+            guard next != current else { return nil }
+            current = next
+            return next
+        }
+        if let changed { broadcast(event: "status", data: Self.json(changed)) }
+    }
+
+    // MARK: Streams
+
+    /// Opens an event stream for `GET /_workbook/events`: it starts with the current status
+    /// (a page that reconnects learns what it missed), then carries every event.
+    public func openStream() -> HTTPResponse {
+        let stream = HTTPStream()
+        let admitted: LiveStatus? = lock.liveHeld {
+            guard !closed, streams.count < streamLimit else { return nil }
+            streams[ObjectIdentifier(stream)] = stream
+            return current
+        }
+        guard let admitted else {
+            return HTTPError(
+                .serviceUnavailable, code: "too_many_streams",
+                message: "\(streamLimit) event streams are open already; close a tab and try again",
+                headers: ["Retry-After": "5"]
+            ).response
+        }
+        stream.onClose { [weak self] in self?.forget(stream) }
+        // retry: how soon a browser reconnects after the server went away (milliseconds).
+        stream.send("retry: 1000\n\n" + Self.eventText(event: "status", data: Self.json(admitted)))
+        return HTTPResponse(
+            status: .ok,
+            headers: [
+                "Content-Type": "text/event-stream; charset=utf-8", "Cache-Control": "no-store",
+                "X-Accel-Buffering": "no",
+            ],
+            stream: stream)
+    }
+
+    /// A comment line every page ignores; it keeps proxies from closing an idle stream and lets
+    /// the server notice pages that went away.
+    public func sendHeartbeat() {
+        for stream in openStreamList() where !stream.send(": heartbeat\n\n") { forget(stream) }
+    }
+
+    /// Ends every stream and refuses new ones (the server is stopping).
+    public func close() {
+        let open: [HTTPStream] = lock.liveHeld {
+            closed = true
+            defer { streams.removeAll() }
+            return Array(streams.values)
+        }
+        for stream in open { stream.finish() }
+    }
+
+    private func broadcast(event: String, data: String) {
+        let text = Self.eventText(event: event, data: data)
+        for stream in openStreamList() where !stream.send(text) { forget(stream) }
+    }
+
+    private func openStreamList() -> [HTTPStream] {
+        lock.liveHeld { Array(streams.values) }
+    }
+
+    private func forget(_ stream: HTTPStream) {
+        lock.liveHeld { streams[ObjectIdentifier(stream)] = nil }
+    }
+
+    /// One Server-Sent Event: `event:` and `data:` lines and a blank line.
+    public static func eventText(event: String, data: String) -> String {
+        "event: \(event)\ndata: \(data)\n\n"
+    }
+
+    /// Sorted-keys JSON on one line (an SSE `data:` line must not break).
+    static func json<Value: Encodable>(_ value: Value) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+    }
+}
+
+extension NSLock {
+    fileprivate func liveHeld<Value>(_ body: () throws -> Value) rethrows -> Value {
+        lock()
+        defer { unlock() }
+        return try body()
+    }
+}

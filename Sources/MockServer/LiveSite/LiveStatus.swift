@@ -1,0 +1,117 @@
+import Foundation
+
+/// What `GET /_workbook/status` answers: how far the served site is, and what the book's
+/// checks found.
+///
+/// ```json
+/// {"generation": 3, "state": "ready", "restartNeeded": false, "restartReason": null,
+///  "diagnostics": [{"file": "chapters/08-the-track-open-protocol.md", "line": 41, "column": 5,
+///                   "severity": "error", "message": "no chunk named 'x'"}]}
+/// ```
+///
+/// Every key is always present (`null` when empty), so a page can read it without checks.
+public struct LiveStatus: Codable, Equatable, Sendable {
+    public enum State: String, Codable, Sendable {
+        /// No site yet: the first build is running.
+        case building
+        /// The site of ``LiveStatus/generation`` is served.
+        case ready
+        /// The last build failed; the previous site (if any) is still served.
+        case failed
+    }
+
+    /// One finding, as `workbook check` prints it: `file:line:column: severity: message`.
+    public struct Diagnostic: Codable, Equatable, Sendable {
+        public var file: String?
+        public var line: Int?
+        public var column: Int?
+        /// `error`, `warning` or `note`.
+        public var severity: String
+        public var message: String
+
+        public init(file: String?, line: Int?, column: Int?, severity: String, message: String) {
+            self.file = file
+            self.line = line
+            self.column = column
+            self.severity = severity
+            self.message = message
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(file, forKey: .file)
+            try container.encode(line, forKey: .line)
+            try container.encode(column, forKey: .column)
+            try container.encode(severity, forKey: .severity)
+            try container.encode(message, forKey: .message)
+        }
+    }
+
+    /// Counts successful builds: 0 until the first one, then 1, 2, ... Each new generation is
+    /// announced with a `reload` event.
+    public var generation: Int
+    public var state: State
+    public var diagnostics: [Diagnostic]
+    /// The book now tangles to Swift that the running server was not built from.
+    public var restartNeeded: Bool
+    /// What to run, in words, when ``restartNeeded``.
+    public var restartReason: String?
+
+    public init(
+        generation: Int = 0, state: State = .building, diagnostics: [Diagnostic] = [],
+        restartNeeded: Bool = false, restartReason: String? = nil
+    ) {
+        self.generation = generation
+        self.state = state
+        self.diagnostics = diagnostics
+        self.restartNeeded = restartNeeded
+        self.restartReason = restartReason
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(generation, forKey: .generation)
+        try container.encode(state, forKey: .state)
+        try container.encode(diagnostics, forKey: .diagnostics)
+        try container.encode(restartNeeded, forKey: .restartNeeded)
+        try container.encode(restartReason, forKey: .restartReason)
+    }
+}
+
+/// What `GET /_workbook/config` answers: what a page needs to call the running server. It never
+/// holds the secret key.
+///
+/// ```json
+/// {"apiBase": "/api/v1", "linkDomain": "go.example", "publishableKey": "li2_pk_demo",
+///  "testClock": false, "version": "0.1.0"}
+/// ```
+public struct LiveConfiguration: Codable, Equatable, Sendable {
+    /// The key the server accepts for tracking calls (after `WORKBOOK_PUBLISHABLE_KEY`).
+    public var publishableKey: String
+    /// The first configured link domain, if any.
+    public var linkDomain: String?
+    public var apiBase: String
+    public var testClock: Bool
+    /// The workbook's version.
+    public var version: String
+
+    public init(
+        publishableKey: String, linkDomain: String?, apiBase: String = "/api/v1", testClock: Bool,
+        version: String
+    ) {
+        self.publishableKey = publishableKey
+        self.linkDomain = linkDomain
+        self.apiBase = apiBase
+        self.testClock = testClock
+        self.version = version
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(publishableKey, forKey: .publishableKey)
+        try container.encode(linkDomain, forKey: .linkDomain)
+        try container.encode(apiBase, forKey: .apiBase)
+        try container.encode(testClock, forKey: .testClock)
+        try container.encode(version, forKey: .version)
+    }
+}

@@ -1,0 +1,499 @@
+import Foundation
+import HTTPShell
+import Li2DeepLinks
+
+/// What a simulated user can do, as the events route names it.
+public enum SimulatorEvent: String, CaseIterable, Sendable {
+    /// Tap the short link in a message: the browser visits it, or the system opens the app.
+    case tapLink
+    /// Install the app from the store page.
+    case install
+    /// Start the app: the SDK's first launch (or a later one).
+    case launch
+    /// Let time pass on the phone's and the service's clocks (`seconds`).
+    case advanceClock
+    /// Consent screen: tap the paste control, which pastes the clipboard.
+    case paste
+    /// Consent screen: nothing to paste; continue without it.
+    case pasteEmpty
+    /// Consent screen: skip.
+    case optOut
+    /// Consent screen: read the clipboard directly, and refuse iOS's paste alert.
+    case deny
+}
+
+/// Where a session's journey stands. The raw values are the session JSON's `state`.
+public enum SimulatorState: String, Sendable {
+    /// The link sits in a message; nothing has happened.
+    case linkReady
+    /// Not installed: the browser took the user to the store, carrying the click token.
+    case inStore
+    /// Installed from the store, not started yet.
+    case installed
+    /// iOS first launch: the grace window is over and the consent screen is up.
+    case consentPending
+    /// Installed: the system opened the app with the link (Universal Link or App Link).
+    case appOpened
+    /// The SDK reported an outcome.
+    case resolved
+    /// A later launch after the outcome: the once-per-install gate keeps the SDK quiet.
+    case relaunched
+}
+
+/// How one session reaches "its" server: the responder, and its clock.
+struct SimulatorServer: Sendable {
+    var responder: any HTTPResponder
+    var now: @Sendable () -> Date
+    var advance: @Sendable (TimeInterval) -> Void
+}
+
+/// The short link a session follows.
+struct SimulatorLink: Sendable {
+    var domain: String
+    var key: String
+    /// `https://{domain}/{key}`.
+    var shortLink: String
+}
+
+/// One simulated phone and its user: the state machine of a journey, with the real SDK
+/// (``Li2DeepLinkResolver`` on a ``Li2TestClock``, in-memory storage, a test clipboard) whose
+/// requests go to the session's server in process, and a browser that visits the short link
+/// through the same server.
+@MainActor
+final class SimulatorSession {
+    let id: String
+    let platform: Li2Platform
+    let appInstalledAtStart: Bool
+    let link: SimulatorLink
+    let log: SimulatorLog
+    private(set) var state: SimulatorState = .linkReady
+    private(set) var appInstalled: Bool
+    private(set) var outcome: Li2DeepLinkOutcome?
+    private(set) var lastResponse: TrackOpenResponse?
+    private(set) var expiresAt: Date
+    /// The simulated time at the start, on the session server's clock.
+    let startedAt: Date
+    /// True while an event is being played: a second one waits for its answer instead.
+    private(set) var isBusy = false
+
+    private let server: SimulatorServer
+    private let configuration: Li2Configuration
+    private let clock = Li2TestClock()
+    private let storage = Li2InMemoryStorage()
+    private let pasteboard = Li2TestPasteboard()
+    /// What Google Play would hand the app's first launch (Android).
+    private var installReferrer: String?
+    private var resolver: Li2DeepLinkResolver?
+
+    /// `platform` is `ios` or `android`, checked by the caller.
+    init(
+        id: String, platform: String, appInstalled: Bool, link: SimulatorLink, server: SimulatorServer,
+        publishableKey: String, linkDomains: [String], apiBaseURL: URL, logLimit: Int, expiresAt: Date
+    ) {
+        self.id = id
+        self.platform = Li2Platform(rawValue: platform) ?? .ios
+        self.appInstalledAtStart = appInstalled
+        self.appInstalled = appInstalled
+        self.link = link
+        self.server = server
+        self.log = SimulatorLog(limit: logLimit)
+        self.expiresAt = expiresAt
+        self.startedAt = server.now()
+        // One attempt only: a retry would wait on the test clock, which only moves on an event,
+        // so the answer of the one attempt (even an error) is the outcome to show.
+        self.configuration = Li2Configuration(
+            publishableKey: publishableKey, deepLinkDomains: linkDomains, apiBaseURL: apiBaseURL,
+            platform: self.platform, retryPolicy: Li2RetryPolicy(maxAttempts: 1))
+    }
+
+    func touch(until date: Date) {
+        expiresAt = date
+    }
+
+    /// The events allowed now, in the order the page shows their buttons.
+    var next: [SimulatorEvent] {
+        if isBusy { return [] }
+        switch state {
+        case .linkReady: return [.tapLink]
+        case .inStore: return [.install, .advanceClock]
+        case .installed: return [.launch, .advanceClock]
+        case .consentPending: return [.paste, .pasteEmpty, .optOut, .deny, .advanceClock]
+        case .appOpened: return [.launch]
+        case .resolved: return [.launch]
+        case .relaunched: return []
+        }
+    }
+
+    /// The simulated time: the session server's clock.
+    var simulatedTime: Date { server.now() }
+
+    /// Plays one event the caller has checked against ``next``.
+    func play(_ event: SimulatorEvent, seconds: Double?) async {
+        isBusy = true
+        defer { isBusy = false }
+        log.step = event.rawValue
+        switch (event, state) {
+        case (.tapLink, _):
+            if appInstalled {
+                state = .appOpened
+            } else {
+                await visitShortLink()
+            }
+        case (.install, _):
+            appInstalled = true
+            state = .installed
+        case (.launch, .resolved):
+            relaunch()
+        case (.launch, .appOpened):
+            await launchWithLink()
+        case (.launch, _):
+            await firstLaunch()
+        case (.advanceClock, _):
+            let amount = seconds ?? 0
+            server.advance(amount)
+            clock.advance(by: .seconds(amount))
+        case (.paste, _):
+            resolver?.submitPasteControlResult(pasteboard.text)
+            await finish()
+        case (.pasteEmpty, _):
+            // The user's clipboard no longer holds the link (they copied something else since,
+            // or cleared it): the paste control is grey, and the screen offers to continue.
+            pasteboard.text = nil
+            resolver?.submitPasteControlEmpty()
+            await finish()
+        case (.optOut, _):
+            resolver?.submitOptOut()
+            await finish()
+        case (.deny, _):
+            // A direct read, as on iOS 15 or an app without the paste control: iOS 16 and later
+            // show the paste alert, and the user says "Don't Allow Paste".
+            pasteboard.refusesReads = true
+            resolver?.beginRawProbeOptIn()
+            await finish()
+        }
+    }
+
+    // MARK: The browser
+
+    static let iPhoneUserAgent =
+        "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 "
+        + "(KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1"
+    static let androidUserAgent =
+        "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) "
+        + "Chrome/126.0.0.0 Mobile Safari/537.36"
+
+    /// The phone's browser opens the short link (the app is not there to take it): the same
+    /// request a real phone sends, `GET /{key}` with the link's host, answered by the server's
+    /// short-link route, which plants the click token.
+    private func visitShortLink() async {
+        let userAgent = platform == .ios ? Self.iPhoneUserAgent : Self.androidUserAgent
+        let headers: HTTPHeaders = [
+            "Host": link.domain, "User-Agent": userAgent, "Accept": "text/html",
+        ]
+        let request = HTTPRequest(method: .get, target: "/\(link.key)", headers: headers)
+        let response = await exchange(request, url: link.shortLink)
+        switch platform {
+        case .ios:
+            // The interstitial's button copies the text of its link element, then opens the
+            // App Store: the clipboard now holds the short link with its click token.
+            if let copied = Self.clipboardLink(inInterstitial: response.bodyText) {
+                pasteboard.text = copied
+            }
+        case .android:
+            // Play keeps the `referrer` parameter of the store URL and returns it, decoded once,
+            // to the first launch.
+            if let location = response.headers["Location"],
+                let items = URLComponents(string: location)?.queryItems,
+                let referrer = items.first(where: { $0.name == "referrer" })?.value
+            {
+                installReferrer = referrer
+            }
+        }
+        state = .inStore
+    }
+
+    /// The text of the interstitial's `<code id="li2-clipboard-link">`, unescaped.
+    static func clipboardLink(inInterstitial html: String) -> String? {
+        guard let open = html.range(of: #"<code id="li2-clipboard-link">"#),
+            let close = html.range(of: "</code>", range: open.upperBound..<html.endIndex)
+        else { return nil }
+        return String(html[open.upperBound..<close.lowerBound])
+            .replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
+            .replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&#39;", with: "'")
+            .replacingOccurrences(of: "&amp;", with: "&")
+    }
+
+    // MARK: The app
+
+    /// The first launch after install, with nothing but the deferred path: the app asks for
+    /// consent (iOS) or hands over the install referrer (Android), and the grace window runs
+    /// out, as it does on a phone 250 ms after the first screen appears.
+    private func firstLaunch() async {
+        let resolver = makeResolver()
+        switch platform {
+        case .ios:
+            resolver.requestFirstLaunchConsentAfterGrace()
+        case .android:
+            resolver.handleFirstLaunchDeferred(referrer: installReferrer ?? "")
+        }
+        clock.advance(by: configuration.firstLaunchGrace)
+        if resolver.isConsentPending {
+            state = .consentPending
+        } else {
+            await finish()
+        }
+    }
+
+    /// The system opened the app with the link: it asks for consent as on every first launch,
+    /// and the link arrives inside the grace window, which cancels the deferred path.
+    private func launchWithLink() async {
+        let resolver = makeResolver()
+        resolver.requestFirstLaunchConsentAfterGrace()
+        if let url = URL(string: link.shortLink) {
+            resolver.handle(url: url)
+        }
+        clock.advance(by: configuration.firstLaunchGrace)
+        await finish()
+    }
+
+    /// A later launch: same install (same storage), so the gate is consumed and nothing is sent.
+    private func relaunch() {
+        let resolver = makeResolver()
+        switch platform {
+        case .ios: resolver.requestFirstLaunchConsentAfterGrace()
+        case .android: resolver.handleFirstLaunchDeferred(referrer: installReferrer ?? "")
+        }
+        clock.advance(by: configuration.firstLaunchGrace)
+        state = .relaunched
+    }
+
+    private func makeResolver() -> Li2DeepLinkResolver {
+        let client = Li2Client(
+            configuration: configuration,
+            dependencies: Li2Dependencies(
+                clock: clock.clock, storage: storage.storage, pasteboard: pasteboard.pasteboard,
+                transport: transport, random: Li2Random { 0 }))
+        let resolver = Li2DeepLinkResolver(client: client) { [weak self] outcome in
+            self?.outcome = outcome
+        }
+        self.resolver = resolver
+        return resolver
+    }
+
+    /// Waits for the SDK's request to be answered, then records the outcome.
+    private func finish() async {
+        guard let resolver else { return }
+        await resolver.settle()
+        if let response = resolver.lastResponse { lastResponse = response }
+        if outcome != nil { state = .resolved }
+    }
+
+    // MARK: The wire
+
+    /// The SDK's transport: the request goes to the session's server as an ``HTTPRequest``,
+    /// without a socket, and both directions are logged.
+    private var transport: Li2Transport {
+        Li2Transport { [weak self] request in
+            guard let self else { throw URLError(.cancelled) }
+            let components = URLComponents(url: request.url, resolvingAgainstBaseURL: false)
+            var target = components?.percentEncodedPath ?? request.url.path
+            if let query = components?.percentEncodedQuery { target += "?" + query }
+            var headers = HTTPHeaders(
+                request.headers.sorted { $0.key < $1.key }.map {
+                    HTTPHeaders.Field(name: $0.key, value: $0.value)
+                })
+            if let host = request.url.host {
+                headers["Host"] = request.url.port.map { "\(host):\($0)" } ?? host
+            }
+            let httpRequest = HTTPRequest(
+                method: HTTPMethod(rawValue: request.method), target: target, headers: headers,
+                body: request.body)
+            let response = await self.exchange(httpRequest, url: request.url.absoluteString)
+            return Li2HTTPResponse(status: response.status.code, body: response.body)
+        }
+    }
+
+    /// Sends `request` to the server and logs both directions.
+    private func exchange(_ request: HTTPRequest, url: String) async -> HTTPResponse {
+        log.append(
+            SimulatorLogEntry(
+                step: log.step, direction: "request", method: request.method.rawValue, url: url,
+                headers: Self.dictionary(request.headers), body: SimulatorJSON(parsing: request.body)))
+        let response = await server.responder.respond(to: request)
+        log.append(
+            SimulatorLogEntry(
+                step: log.step, direction: "response", method: request.method.rawValue, url: url,
+                status: response.status.code, headers: Self.dictionary(response.headers),
+                body: SimulatorJSON(parsing: response.body)))
+        return response
+    }
+
+    static func dictionary(_ headers: HTTPHeaders) -> [String: String] {
+        var result: [String: String] = [:]
+        for field in headers where result[field.name] == nil {
+            result[field.name] = field.value
+        }
+        return result
+    }
+}
+
+// MARK: - What the page shows
+
+extension SimulatorSession {
+    /// One or two sentences for the page: what just happened, and what the user can do now.
+    var stateDescription: String {
+        let ios = platform == .ios
+        switch state {
+        case .linkReady where appInstalled:
+            return ios
+                ? "The app is installed. Tap the short link: iOS checks the domain's apple-app-site-association "
+                    + "file and opens the app instead of Safari (chapter 3)."
+                : "The app is installed. Tap the short link: Android checks the domain's assetlinks.json and "
+                    + "opens the app instead of Chrome (chapter 4)."
+        case .linkReady:
+            return
+                "The phone does not have the app. Tap the short link \(link.shortLink) to start the deferred "
+                + "journey (chapter 5)."
+        case .inStore where ios:
+            return pasteboard.text.map {
+                "Safari showed the interstitial page: it planted a click token, and its button copied \($0) to "
+                    + "the clipboard and opened the App Store. Install the app, or let time pass first."
+            } ?? "Safari did not get the interstitial page, so nothing was copied. Install the app anyway."
+        case .inStore:
+            return installReferrer.map {
+                "Chrome followed the redirect to Google Play, which keeps the install referrer \($0) until the "
+                    + "app's first launch (chapter 7). Install the app, or let time pass first."
+            }
+                ?? "The short link did not redirect to Google Play, so there is no referrer. Install the app anyway."
+        case .installed:
+            return "The app is installed but has never run. Launch it: the SDK waits out its 250 ms grace "
+                + "window (this simulator moves the phone's clock by that much) in case a link arrives."
+        case .consentPending:
+            return
+                "First launch: no link arrived within the grace window, so the app shows its consent screen "
+                + "(chapter 6). Paste, continue with nothing to paste, skip, or refuse the system's paste alert."
+        case .appOpened:
+            return ios
+                ? "iOS opened the app with the link as a Universal Link: no web page, no click token. "
+                    + "Launch it to hand the link to the SDK."
+                : "Android opened the app with the link as an App Link: no web page, no click token. "
+                    + "Launch it to hand the link to the SDK."
+        case .resolved:
+            return outcomeSentence + " Launch the app again to see the once-per-install gate."
+        case .relaunched:
+            return "A later launch of the same install: the first-launch gate is consumed, so the SDK sent "
+                + "nothing. " + outcomeSentence
+        }
+    }
+
+    private var outcomeSentence: String {
+        switch outcome {
+        case .matched(let destination, _)?:
+            let method = lastResponse?.matchMethod ?? "a link"
+            return "The SDK matched by \(method) and hands the app \(destination.absoluteString) (chapter 8)."
+        case .missed(let reason)?:
+            return "The SDK reports a miss: \(reason.rawValue.isEmpty ? "no reason given" : reason.rawValue) "
+                + "(chapter 11 explains each reason)."
+        case .failed(let error)?:
+            return "The SDK failed: \(error.description)."
+        case nil:
+            return "The SDK has no outcome."
+        }
+    }
+
+    /// The session as the routes answer it.
+    func json(expiresAtText: String, simulatedTimeText: String) -> SimulatorSessionJSON {
+        SimulatorSessionJSON(
+            id: id, platform: platform.rawValue, appInstalled: appInstalled, link: link.shortLink,
+            state: state.rawValue, stateDescription: stateDescription, next: next.map(\.rawValue),
+            log: log.entries, logDropped: log.dropped, outcome: outcomeJSON, simulatedTime: simulatedTimeText,
+            expiresAt: expiresAtText)
+    }
+
+    private var outcomeJSON: SimulatorOutcomeJSON? {
+        switch outcome {
+        case .matched(let destination, let clickId)?:
+            return SimulatorOutcomeJSON(
+                kind: "matched", matchMethod: lastResponse?.matchMethod, missReason: nil,
+                deepLink: destination.absoluteString, clickId: clickId, error: nil)
+        case .missed(let reason)?:
+            return SimulatorOutcomeJSON(
+                kind: "missed", matchMethod: lastResponse?.matchMethod, missReason: reason.rawValue,
+                deepLink: nil, clickId: lastResponse?.clickId, error: nil)
+        case .failed(let error)?:
+            return SimulatorOutcomeJSON(
+                kind: "failed", matchMethod: nil, missReason: nil, deepLink: nil, clickId: nil,
+                error: error.description)
+        case nil:
+            return nil
+        }
+    }
+}
+
+/// The body of both simulator routes.
+public struct SimulatorSessionJSON: Equatable, Sendable, Encodable {
+    public var id: String
+    public var platform: String
+    public var appInstalled: Bool
+    public var link: String
+    public var state: String
+    public var stateDescription: String
+    public var next: [String]
+    public var log: [SimulatorLogEntry]
+    /// How many of the oldest log entries were dropped to keep the log bounded.
+    public var logDropped: Int
+    public var outcome: SimulatorOutcomeJSON?
+    /// The session's own clock (the phone's and its server's), which `advanceClock` moves.
+    public var simulatedTime: String
+    public var expiresAt: String
+
+    enum CodingKeys: String, CodingKey {
+        case id, platform, appInstalled, link, state, stateDescription, next, log, logDropped, outcome
+        case simulatedTime, expiresAt
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(platform, forKey: .platform)
+        try container.encode(appInstalled, forKey: .appInstalled)
+        try container.encode(link, forKey: .link)
+        try container.encode(state, forKey: .state)
+        try container.encode(stateDescription, forKey: .stateDescription)
+        try container.encode(next, forKey: .next)
+        try container.encode(log, forKey: .log)
+        try container.encode(logDropped, forKey: .logDropped)
+        // `outcome` is always present: null until the SDK reports one.
+        try container.encode(outcome, forKey: .outcome)
+        try container.encode(simulatedTime, forKey: .simulatedTime)
+        try container.encode(expiresAt, forKey: .expiresAt)
+    }
+}
+
+/// What the SDK reported, with the service's words for it.
+public struct SimulatorOutcomeJSON: Equatable, Sendable, Encodable {
+    /// `matched`, `missed` or `failed`.
+    public var kind: String
+    /// The answer's `matchMethod`, exactly as the service spelled it (`clipboard`, …).
+    public var matchMethod: String?
+    public var missReason: String?
+    /// The destination the app navigates to (`li2_cid` removed).
+    public var deepLink: String?
+    public var clickId: String?
+    public var error: String?
+
+    enum CodingKeys: String, CodingKey {
+        case kind, matchMethod, missReason, deepLink, clickId, error
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        // Every key is present, null when it does not apply, so the page reads one shape.
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(kind, forKey: .kind)
+        try container.encode(matchMethod, forKey: .matchMethod)
+        try container.encode(missReason, forKey: .missReason)
+        try container.encode(deepLink, forKey: .deepLink)
+        try container.encode(clickId, forKey: .clickId)
+        try container.encode(error, forKey: .error)
+    }
+}

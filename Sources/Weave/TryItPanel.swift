@@ -1,0 +1,103 @@
+import Foundation
+
+/// A "Try it" panel: an HTTP request a reader can edit and send to the running server, with room
+/// for the answer. The site's script (`site/assets/site.js`) brings it to life when the page is
+/// served by `workbook serve`; opened from files, it shows the request and says how to start a
+/// server.
+///
+/// The markup is a contract that the site's script and the browser tests rely on:
+///
+/// ```html
+/// <section class="try-it" data-method="POST" data-path="/api/v1/track/open">
+///   ... input.try-it-path, textarea.try-it-headers, textarea.try-it-body, button.try-it-send,
+///   .try-it-status, .try-it-response-headers, .try-it-response
+/// </section>
+/// ```
+///
+/// It never contains a blank line, so that it stays one raw HTML block inside Markdown.
+///
+/// ```swift
+/// let panel = TryItPanel(httpLines: ["POST /api/v1/track/open HTTP/1.1", "X-Li2-Key: key", "", "{}"])
+/// panel?.html  // "<section class=\"try-it\" data-method=\"POST\" ..."
+/// ```
+struct TryItPanel: Sendable, Equatable {
+    var method: String
+    var path: String
+    /// `Name: value` lines.
+    var headers: [String]
+    var body: String
+    /// A sentence shown above the Send button (for example: which key to paste).
+    var note: String?
+
+    /// What the panel says when no server answers.
+    static let offlineText = "Start the server with <code>./wb serve</code> to send it."
+
+    init(method: String, path: String, headers: [String], body: String, note: String? = nil) {
+        self.method = method
+        self.path = path
+        self.headers = headers
+        self.body = body
+        self.note = note
+    }
+
+    /// Reads an `http` block: the request line, header lines, a blank line, the body.
+    /// Nil when the first line is not `METHOD /path ...`.
+    init?(httpLines lines: [String]) {
+        guard let first = lines.first else { return nil }
+        let parts = first.split(separator: " ", omittingEmptySubsequences: true)
+        guard parts.count >= 2, parts[1].hasPrefix("/"),
+            parts[0].allSatisfy({ $0.isLetter && $0.isUppercase })
+        else { return nil }
+        let rest = lines.dropFirst()
+        let blank = rest.firstIndex { $0.trimmingCharacters(in: .whitespaces).isEmpty } ?? rest.endIndex
+        var body = Array(rest[blank...].drop { $0.trimmingCharacters(in: .whitespaces).isEmpty })
+        while let last = body.last, last.trimmingCharacters(in: .whitespaces).isEmpty { body.removeLast() }
+        self.init(
+            method: String(parts[0]), path: String(parts[1]), headers: Array(rest[..<blank]),
+            body: body.joined(separator: "\n"))
+    }
+
+    /// The panel's markup.
+    var html: String {
+        var out = HTMLWriter()
+        out.raw("<section class=\"try-it\" data-method=\"")
+        out.text(method)
+        out.raw("\" data-path=\"")
+        out.text(path)
+        out.raw("\" aria-label=\"Try ")
+        out.text(method + " " + path)
+        out.raw("\">\n<p class=\"try-it-title\">Try it: <span class=\"try-it-method\">")
+        out.text(method)
+        out.raw("</span> <input class=\"try-it-path\" type=\"text\" value=\"")
+        out.text(path)
+        out.raw("\" aria-label=\"Path\" spellcheck=\"false\"></p>\n")
+        out.raw("<label class=\"try-it-label\">Headers\n<textarea class=\"try-it-headers\" rows=\"")
+        out.raw(String(Self.rows(headers.count)))
+        out.raw("\" spellcheck=\"false\">")
+        out.text(headers.joined(separator: "\n"))
+        out.raw(
+            "</textarea></label>\n<label class=\"try-it-label\">Body\n<textarea class=\"try-it-body\" rows=\""
+        )
+        let bodyLines = body.isEmpty ? 0 : body.split(separator: "\n", omittingEmptySubsequences: false).count
+        out.raw(String(Self.rows(bodyLines)))
+        out.raw("\" spellcheck=\"false\"")
+        if body.isEmpty { out.raw(" placeholder=\"No body\"") }
+        out.raw(">")
+        out.text(body)
+        out.raw("</textarea></label>\n")
+        if let note {
+            out.raw("<p class=\"try-it-note\">")
+            out.raw(note)
+            out.raw("</p>\n")
+        }
+        out.raw("<p class=\"try-it-offline\">\(Self.offlineText)</p>\n")
+        out.raw("<button class=\"try-it-send\" type=\"button\">Send</button>\n")
+        out.raw("<div class=\"try-it-result\">\n<p class=\"try-it-status\" role=\"status\"></p>\n")
+        out.raw("<pre class=\"try-it-response-headers\"></pre>\n<pre class=\"try-it-response\"></pre>\n")
+        out.raw("</div>\n</section>\n")
+        return out.string
+    }
+
+    /// A textarea tall enough for `lines`, within reason.
+    private static func rows(_ lines: Int) -> Int { min(max(lines + 1, 2), 16) }
+}

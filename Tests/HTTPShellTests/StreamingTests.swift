@@ -1,0 +1,135 @@
+import Foundation
+import HTTPShell
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Answers every request with a stream, and hands each stream to the test.
+private final class StreamingResponder: HTTPResponder, @unchecked Sendable {
+    private let lock = NSLock()
+    private var opened: [HTTPStream] = []
+
+    var streams: [HTTPStream] {
+        lock.withLock { opened }
+    }
+
+    func respond(to request: HTTPRequest) async -> HTTPResponse {
+        let stream = HTTPStream()
+        lock.withLock { opened.append(stream) }
+        return HTTPResponse(
+            status: .ok, headers: ["Content-Type": "text/event-stream", "Cache-Control": "no-store"],
+            stream: stream)
+    }
+}
+
+extension RawClient {
+    /// Reads until `marker` has arrived, the server closes, or the receive timeout passes.
+    func read(until marker: String, maxBytes: Int = 1 << 16) -> String {
+        var received = Data()
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while received.count < maxBytes {
+            if String(decoding: received, as: UTF8.self).contains(marker) { break }
+            let count = recv(socketDescriptor, &buffer, buffer.count, 0)
+            guard count > 0 else { break }
+            received.append(contentsOf: buffer[0..<count])
+        }
+        return String(decoding: received, as: UTF8.self)
+    }
+}
+
+@Suite("Streamed responses", .serialized)
+struct StreamingTests {
+    @Test func clientReceivesTwoEventsInOrder() async throws {
+        let responder = StreamingResponder()
+        try await withLoopbackServer(responder) { _, port in
+            let client = try RawClient(port: port)
+            client.send("GET /events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            #expect(await eventually { !responder.streams.isEmpty })
+            let stream = try #require(responder.streams.first)
+            stream.send("event: first\ndata: 1\n\n")
+            let head = client.read(until: "data: 1")
+            #expect(head.hasPrefix("HTTP/1.1 200"))
+            #expect(head.lowercased().contains("content-type: text/event-stream"))
+            #expect(head.lowercased().contains("transfer-encoding: chunked"))
+            stream.send("event: second\ndata: 2\n\n")
+            let rest = client.read(until: "data: 2")
+            let events = (head + rest).components(separatedBy: "event: ").dropFirst().map {
+                String($0.prefix { $0 != "\n" })
+            }
+            #expect(events == ["first", "second"])
+        }
+    }
+
+    @Test func stopEndsOpenStreamsAtOnce() async throws {
+        let responder = StreamingResponder()
+        let server = HTTPServer(responder: responder, configuration: quietConfiguration())
+        let port = try server.start(host: "127.0.0.1", port: 0)
+        let client = try RawClient(port: port)
+        client.send("GET /events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        #expect(await eventually { !responder.streams.isEmpty })
+        let stream = try #require(responder.streams.first)
+        stream.send(": open\n\n")
+        _ = client.read(until: ": open")
+        let clock = ContinuousClock()
+        let started = clock.now
+        await server.stop(gracePeriod: .seconds(10))
+        #expect(clock.now - started < .seconds(3))
+        let (text, end) = client.readUntilClosed()
+        // The last chunk (size 0) ends the body cleanly before the connection closes.
+        #expect(text.hasSuffix("0\r\n\r\n"))
+        #expect(end == .closedByServer)
+        #expect(stream.isClosed)
+    }
+
+    @Test func closeHandlerRunsWhenTheClientLeaves() async throws {
+        let responder = StreamingResponder()
+        try await withLoopbackServer(responder) { _, port in
+            var client: RawClient? = try RawClient(port: port)
+            client?.send("GET /events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            #expect(await eventually { !responder.streams.isEmpty })
+            let stream = try #require(responder.streams.first)
+            let closed = ClosedFlag()
+            stream.onClose { closed.set() }
+            client = nil
+            // A suspended connection notices the client only when it next writes.
+            #expect(
+                await eventually {
+                    stream.send(": heartbeat\n\n")
+                    return closed.isSet
+                })
+            #expect(stream.send("event: late\n\n") == false)
+        }
+    }
+
+    @Test func inProcessStreamBuffersUntilTakenAndRefusesAfterFinish() {
+        let stream = HTTPStream()
+        #expect(stream.send("a"))
+        #expect(stream.send("b"))
+        #expect(String(decoding: stream.takeBuffered(), as: UTF8.self) == "ab")
+        #expect(stream.takeBuffered().isEmpty)
+        stream.finish()
+        #expect(stream.isClosed)
+        #expect(stream.send("c") == false)
+    }
+}
+
+private final class ClosedFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = false
+
+    var isSet: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return value
+    }
+
+    func set() {
+        lock.lock()
+        value = true
+        lock.unlock()
+    }
+}

@@ -1,0 +1,356 @@
+import Foundation
+import HTTPShell
+import MockServer
+import Testing
+
+/// A built site on disk: a few files in a temporary folder, removed when the test ends.
+final class SiteFolder {
+    let url: URL
+
+    init(files: [String: String] = SiteFolder.standardFiles) throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("live-site-\(UUID().uuidString)")
+            .resolvingSymlinksInPath()
+        for (path, text) in files {
+            let file = url.appendingPathComponent(path)
+            try FileManager.default.createDirectory(
+                at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(text.utf8).write(to: file)
+        }
+    }
+
+    deinit { try? FileManager.default.removeItem(at: url) }
+
+    static let standardFiles = [
+        "index.html": "<p>home</p>",
+        "404.html": "<p>not here</p>",
+        "chapters/01-a.html": "<p>chapter</p>",
+        "assets/theme.css": "body{}",
+        "assets/site.js": "1;",
+        "assets/icons/logo.svg": "<svg/>",
+        "search-index.json": "[]",
+        "exercises/index.html": "<p>exercises</p>",
+        "healthz": "a site file that the API route shadows",
+        ".workbook-site": "written by workbook build",
+    ]
+}
+
+/// The responder `workbook serve` runs, with the test app as its API.
+private func liveResponder(_ live: LiveSite, key: String = TestServer.publishableKey) throws
+    -> LiveSiteResponder
+{
+    LiveSiteResponder(
+        api: try TestServer.makeApp(), site: live,
+        configuration: LiveConfiguration(
+            publishableKey: key, linkDomain: "go.example", testClock: false, version: "9.9.9"))
+}
+
+private func get(_ target: String, method: HTTPMethod = .get, from responder: LiveSiteResponder) async
+    -> HTTPResponse
+{
+    await responder.respond(to: HTTPRequest(method: method, target: target))
+}
+
+@Suite("The live site beside the API")
+struct LiveSiteTests {
+    struct FileCase: Sendable, CustomTestStringConvertible {
+        var id: String
+        var source: String
+        var target: String
+        var status: Int
+        var contentType: String?
+        var body: String
+        var testDescription: String { id }
+    }
+
+    static let fileCases: [FileCase] = [
+        .init(
+            id: "root-index", source: "brief: a folder serves its index.html", target: "/", status: 200,
+            contentType: "text/html; charset=utf-8", body: "<p>home</p>"),
+        .init(
+            id: "page", source: "brief", target: "/chapters/01-a.html", status: 200,
+            contentType: "text/html; charset=utf-8", body: "<p>chapter</p>"),
+        .init(
+            id: "css", source: "brief: Content-Type per extension", target: "/assets/theme.css", status: 200,
+            contentType: "text/css; charset=utf-8", body: "body{}"),
+        .init(
+            id: "js", source: "brief", target: "/assets/site.js", status: 200,
+            contentType: "text/javascript; charset=utf-8", body: "1;"),
+        .init(
+            id: "svg", source: "brief", target: "/assets/icons/logo.svg", status: 200,
+            contentType: "image/svg+xml", body: "<svg/>"),
+        .init(
+            id: "json", source: "brief", target: "/search-index.json", status: 200,
+            contentType: "application/json", body: "[]"),
+        .init(
+            id: "folder-with-slash", source: "brief", target: "/exercises/", status: 200,
+            contentType: "text/html; charset=utf-8", body: "<p>exercises</p>"),
+        .init(
+            id: "unknown-path", source: "brief: unknown paths get 404.html", target: "/chapters/99-none.html",
+            status: 404, contentType: "text/html; charset=utf-8", body: "<p>not here</p>"),
+        .init(
+            id: "dot-dot", source: "brief: no path traversal", target: "/../etc/passwd", status: 404,
+            contentType: "text/html; charset=utf-8", body: "<p>not here</p>"),
+        .init(
+            id: "encoded-dot-dot", source: "brief: no path traversal", target: "/%2e%2e/%2e%2e/etc/passwd",
+            status: 404, contentType: "text/html; charset=utf-8", body: "<p>not here</p>"),
+        .init(
+            id: "encoded-slash", source: "brief: no path traversal",
+            target: "/chapters/..%2F..%2Fetc%2Fpasswd",
+            status: 404, contentType: "text/html; charset=utf-8", body: "<p>not here</p>"),
+        .init(
+            id: "hidden-file", source: "the build's marker is not part of the site",
+            target: "/.workbook-site",
+            status: 404, contentType: "text/html; charset=utf-8", body: "<p>not here</p>"),
+    ]
+
+    @Test(arguments: fileCases)
+    func siteFilesAreServedWithTheirTypeAndNothingElseIs(_ fileCase: FileCase) async throws {
+        let folder = try SiteFolder()
+        let live = LiveSite()
+        live.buildSucceeded(folder: folder.url, diagnostics: [])
+        let response = await get(fileCase.target, from: try liveResponder(live))
+        #expect(response.status.code == fileCase.status)
+        #expect(response.headers["Content-Type"] == fileCase.contentType)
+        #expect(response.bodyText == fileCase.body)
+    }
+
+    @Test func aFolderWithoutItsSlashRedirectsToIt() async throws {
+        let folder = try SiteFolder()
+        let live = LiveSite()
+        live.buildSucceeded(folder: folder.url, diagnostics: [])
+        let response = await get("/exercises", from: try liveResponder(live))
+        #expect(
+            response
+                == HTTPResponse(
+                    status: HTTPStatus(301),
+                    headers: ["Location": "/exercises/", "Cache-Control": "no-cache"]))
+    }
+
+    @Test func apiRoutesKeepPriorityOverSiteFiles() async throws {
+        let folder = try SiteFolder()
+        let live = LiveSite()
+        live.buildSucceeded(folder: folder.url, diagnostics: [])
+        let responder = try liveResponder(live)
+        #expect(await get("/healthz", from: responder).bodyText == #"{"status":"ok"}"#)
+        // Only GET and HEAD reach the site; anything else gets the API's own answer.
+        let post = await get("/chapters/01-a.html", method: .post, from: responder)
+        #expect(post == HTTPError.notFound(path: "/chapters/01-a.html").response)
+        // Under /api/ a missing route stays the API's JSON 404.
+        let api = await get("/api/v1/nothing", from: responder)
+        #expect(api == HTTPError.notFound(path: "/api/v1/nothing").response)
+    }
+
+    @Test func pagesAnswer503WithABuildingPageUntilTheFirstBuild() async throws {
+        let live = LiveSite()
+        let responder = try liveResponder(live)
+        let page = await get("/", from: responder)
+        #expect(page == StaticSite.building)
+        #expect(page.status == .serviceUnavailable)
+        #expect(page.bodyText.contains(#"<meta http-equiv="refresh" content="1">"#))
+        // The API answers at once, whatever the site is doing.
+        #expect(await get("/healthz", from: responder).status == .ok)
+    }
+
+    @Test func configShowsThePublishableKeyTheServerUsesAndNeverTheSecret() async throws {
+        let responder = try liveResponder(LiveSite(), key: "li2_pk_from_environment")
+        let response = await get("/_workbook/config", from: responder)
+        #expect(response.headers["Content-Type"] == HTTPResponse.jsonContentType)
+        #expect(
+            response.bodyText
+                == #"{"apiBase":"/api/v1","linkDomain":"go.example","publishableKey":"li2_pk_from_environment","#
+                + #""testClock":false,"version":"9.9.9"}"#)
+        #expect(!response.bodyText.contains(TestServer.secretKey))
+    }
+
+    @Test func statusFollowsTheBuildsAndTheChecks() async throws {
+        let folder = try SiteFolder()
+        let live = LiveSite()
+        let responder = try liveResponder(live)
+        #expect(
+            await get("/_workbook/status", from: responder).bodyText
+                == #"{"diagnostics":[],"generation":0,"restartNeeded":false,"restartReason":null,"state":"building"}"#
+        )
+        let finding = LiveStatus.Diagnostic(
+            file: "chapters/08-x.md", line: 41, column: 5, severity: "error", message: "no chunk named 'x'")
+        live.buildSucceeded(folder: folder.url, diagnostics: [])
+        live.checksFinished(diagnostics: [finding], restartReason: "Run ./wb tangle.")
+        #expect(
+            live.status
+                == LiveStatus(
+                    generation: 1, state: .ready, diagnostics: [finding], restartNeeded: true,
+                    restartReason: "Run ./wb tangle."))
+        #expect(
+            await get("/_workbook/status", from: responder).bodyText
+                == #"{"diagnostics":[{"column":5,"file":"chapters/08-x.md","line":41,"message":"no chunk named 'x'","#
+                + #""severity":"error"}],"generation":1,"restartNeeded":true,"restartReason":"Run ./wb tangle.","#
+                + #""state":"ready"}"#)
+        live.buildFailed(diagnostics: [])
+        #expect(live.status.state == .failed)
+        #expect(live.status.generation == 1)
+        #expect(live.siteFolder == folder.url)
+    }
+
+    @Test func liveRoutesTakeOnlyGetAndHead() async throws {
+        let response = await get("/_workbook/status", method: .post, from: try liveResponder(LiveSite()))
+        #expect(response == HTTPError.methodNotAllowed(.post, allowed: [.get, .head]).response)
+    }
+
+    @Test func aStreamStartsWithTheStatusThenCarriesReloadAndStatusEvents() async throws {
+        let folder = try SiteFolder()
+        let live = LiveSite()
+        let response = await get("/_workbook/events", from: try liveResponder(live))
+        #expect(response.status == .ok)
+        #expect(response.headers["Content-Type"] == "text/event-stream; charset=utf-8")
+        let stream = try #require(response.stream)
+        #expect(
+            String(decoding: stream.takeBuffered(), as: UTF8.self)
+                == "retry: 1000\n\nevent: status\ndata: "
+                + #"{"diagnostics":[],"generation":0,"restartNeeded":false,"restartReason":null,"state":"building"}"#
+                + "\n\n")
+        live.buildSucceeded(folder: folder.url, diagnostics: [])
+        #expect(
+            String(decoding: stream.takeBuffered(), as: UTF8.self)
+                == "event: reload\ndata: {\"generation\":1}\n\nevent: status\ndata: "
+                + #"{"diagnostics":[],"generation":1,"restartNeeded":false,"restartReason":null,"state":"ready"}"#
+                + "\n\n")
+        // A report that changes nothing sends nothing; a heartbeat is a comment.
+        live.checksFinished(diagnostics: [], restartReason: nil)
+        live.sendHeartbeat()
+        #expect(String(decoding: stream.takeBuffered(), as: UTF8.self) == ": heartbeat\n\n")
+        live.close()
+        #expect(stream.isClosed)
+    }
+
+    @Test func streamsBeyondTheCapAreRefusedWith503() async throws {
+        let live = LiveSite(streamLimit: 2)
+        let responder = try liveResponder(live)
+        #expect(await get("/_workbook/events", from: responder).status == .ok)
+        #expect(await get("/_workbook/events", from: responder).status == .ok)
+        let third = await get("/_workbook/events", from: responder)
+        #expect(third.status == .serviceUnavailable)
+        #expect(third.stream == nil)
+        #expect(live.openStreams == 2)
+    }
+}
+
+/// The same, over loopback, as `workbook serve` runs it.
+@Suite("The live site over loopback", .serialized)
+struct LiveSiteLoopbackTests {
+    @Test func runtimeServesSiteConfigAndEventsBesideTheAPI() async throws {
+        let data = try DataFolder()
+        let site = try SiteFolder()
+        var configuration = TestServer.configuration
+        configuration.applyEnvironment([ServerConfiguration.publishableKeyVariable: "li2_pk_env_override"])
+        var options = MockServerRuntime.Options(configuration: configuration, dataDirectory: data.url)
+        options.port = 0
+        options.logger = .silent
+        options.version = "1.2.3"
+        let live = LiveSite()
+        options.liveSite = live
+        let runtime = MockServerRuntime(options: options)
+        let port = try RuntimeTests.port(of: try await runtime.start())
+
+        let building = try RawClient(port: port)
+        building.send("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+        #expect(building.readAll().hasPrefix("HTTP/1.1 503"))
+
+        live.buildSucceeded(folder: site.url, diagnostics: [])
+        let page = try RawClient(port: port)
+        page.send("GET /chapters/01-a.html HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+        let pageText = page.readAll()
+        #expect(pageText.hasPrefix("HTTP/1.1 200"))
+        #expect(pageText.hasSuffix("<p>chapter</p>"))
+
+        let config = try RawClient(port: port)
+        config.send("GET /_workbook/config HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+        #expect(
+            config.readAll().hasSuffix(
+                #"{"apiBase":"/api/v1","linkDomain":"go.example","publishableKey":"li2_pk_env_override","#
+                    + #""testClock":false,"version":"1.2.3"}"#))
+
+        // An open stream does not hold up the stop, and ends with the last chunk.
+        let events = try RawClient(port: port)
+        events.send("GET /_workbook/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        #expect(await eventuallyTrue { live.openStreams == 1 })
+        live.buildSucceeded(folder: site.url, diagnostics: [])
+        let clock = ContinuousClock()
+        let started = clock.now
+        await runtime.stop(gracePeriod: .seconds(10))
+        #expect(clock.now - started < .seconds(3))
+        let text = events.readAll()
+        #expect(text.contains("event: reload\ndata: {\"generation\":2}\n\n"))
+        #expect(text.hasSuffix("0\r\n\r\n"))
+    }
+}
+
+/// Polls `condition` every few milliseconds for up to five seconds.
+private func eventuallyTrue(_ condition: () -> Bool) async -> Bool {
+    let clock = ContinuousClock()
+    let deadline = clock.now.advanced(by: .seconds(5))
+    while clock.now < deadline {
+        if condition() { return true }
+        try? await Task.sleep(for: .milliseconds(5))
+    }
+    return condition()
+}
+
+/// `workbook serve --book DIR` as a user runs it: the API at once, then the book, then a reload
+/// after a save; SIGTERM stops it promptly with an event stream open.
+@Suite("workbook serve with the site", .serialized)
+struct ServeSiteProcessTests {
+    @Test func serveAnswersAtOnceThenServesTheBookAndReloadsAfterASave() throws {
+        let book = try SiteFolder(files: [:])
+        try FileManager.default.copyItem(
+            at: repositoryRoot.appendingPathComponent("Tests/WeaveTests/Fixtures/small-book"),
+            to: book.url.appendingPathComponent("book"))
+        let root = book.url.appendingPathComponent("book")
+        let data = try DataFolder()
+        let server = try ServeProcess(
+            ["--port", "0", "--data-dir", data.url.path, "--book", root.path], site: true)
+        #expect(server.stdoutLines.contains { $0.hasPrefix("site: http://127.0.0.1:") })
+        #expect(rawGet("/healthz", port: server.port).hasPrefix("HTTP/1.1 200"))
+
+        let deadline = Date().addingTimeInterval(60)
+        while !rawGet("/_workbook/status", port: server.port).contains(#""state":"ready""#), Date() < deadline
+        {
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        let home = rawGet("/", port: server.port)
+        #expect(home.hasPrefix("HTTP/1.1 200"))
+        #expect(home.contains("<html"))
+
+        let events = try RawClient(port: server.port, receiveTimeoutSeconds: 30)
+        events.send("GET /_workbook/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        #expect(events.read(until: "event: status").contains(#""generation":1"#))
+        try Data("# Greeting, edited\n".utf8).write(
+            to: root.appendingPathComponent("chapters/01-greeting.md"))
+        #expect(events.read(until: "event: reload").contains(#"event: reload"#))
+
+        server.send(SIGTERM)
+        #expect(server.waitForExit(seconds: 10) == 0)
+        let folders = try FileManager.default.contentsOfDirectory(
+            atPath: root.appendingPathComponent(".build/serve-site").path)
+        #expect(folders.isEmpty)
+    }
+}
+
+/// One request on a fresh connection; the raw response.
+private func rawGet(_ path: String, port: Int) -> String {
+    guard let client = try? RawClient(port: port) else { return "" }
+    client.send("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+    return client.readAll()
+}
+
+extension RawClient {
+    /// Reads until `marker` has arrived, the server closes, or the receive timeout passes.
+    func read(until marker: String) -> String {
+        var received = [UInt8]()
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while !String(decoding: received, as: UTF8.self).contains(marker) {
+            let count = recv(descriptor, &buffer, buffer.count, 0)
+            guard count > 0 else { break }
+            received.append(contentsOf: buffer[0..<count])
+        }
+        return String(decoding: received, as: UTF8.self)
+    }
+}

@@ -1,0 +1,420 @@
+"""Browser tests: the woven site as a reader meets it, in headless Chromium.
+
+Starts `workbook serve --port 0` on 127.0.0.1 (or uses --base-url), waits for the first site
+build, then drives Debian's chromium through chromium-driver with selenium. Every page a test
+opens is also checked for console errors and for requests that leave the machine.
+
+    /usr/bin/python3 Tests/browser/test_site.py --workbook PATH [--out DIR] [--only NAME]
+
+The last line is `browser: N passed, N failed`; the exit status is 0 only when all passed.
+Screenshots (home, a chapter, the simulator, and the page of any failure) go to --out.
+"""
+
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import traceback
+import urllib.error
+import urllib.request
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from selenium import webdriver
+from selenium.common.exceptions import TimeoutException, WebDriverException
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select, WebDriverWait
+
+REPOSITORY = Path(__file__).resolve().parents[2]
+WAIT_SECONDS = 20
+SITE_READY_SECONDS = 240
+
+
+class Failure(Exception):
+    """A check that did not hold; the message says what was expected and what was seen."""
+
+
+def expect(condition, message):
+    if not condition:
+        raise Failure(message)
+
+
+# The server under test
+
+
+class Server:
+    """`workbook serve` on a free port with a throwaway data folder; stopped with SIGTERM."""
+
+    def __init__(self, workbook, scratch, log_path):
+        self.scratch = scratch
+        self.log_path = log_path
+        env = dict(os.environ)
+        # A workbook built with coverage writes a profile on exit: keep it out of the repository.
+        env["LLVM_PROFILE_FILE"] = str(Path(scratch) / "serve-%p.profraw")
+        self.log = open(log_path, "w")
+        self.process = subprocess.Popen(
+            [workbook, "serve", "--host", "127.0.0.1", "--port", "0",
+             "--data-dir", str(Path(scratch) / "data"), "--config", "config/demo.json"],
+            cwd=REPOSITORY, env=env, stdout=subprocess.PIPE, stderr=self.log, text=True)
+        self.base_url = self._read_address()
+
+    def _read_address(self):
+        found = {}
+
+        def reader():
+            for line in self.process.stdout:
+                self.log.write(line)
+                self.log.flush()
+                match = re.match(r"listening on (http://127\.0\.0\.1:\d+)", line)
+                if match and "url" not in found:
+                    found["url"] = match.group(1)
+
+        thread = threading.Thread(target=reader, daemon=True)
+        thread.start()
+        deadline = time.monotonic() + 30
+        while "url" not in found and time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                break
+            time.sleep(0.05)
+        if "url" not in found:
+            self.stop()
+            raise Failure(f"workbook serve did not print 'listening on ...' (log: {self.log_path})")
+        return found["url"]
+
+    def stop(self):
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        self.log.close()
+
+
+def get_json(url, timeout=5):
+    with urllib.request.urlopen(url, timeout=timeout) as response:
+        return json.load(response)
+
+
+def wait_until_site_ready(base_url):
+    """The server answers /healthz at once; the site is ready when its first build finished."""
+    deadline = time.monotonic() + SITE_READY_SECONDS
+    health = None
+    while time.monotonic() < deadline:
+        try:
+            health = get_json(base_url + "/healthz")
+            status = get_json(base_url + "/_workbook/status")
+            if status.get("state") in ("ready", "failed"):
+                expect(status["state"] == "ready",
+                       f"the first site build failed: {json.dumps(status.get('diagnostics'))[:2000]}")
+                return
+        except (urllib.error.URLError, ConnectionError, TimeoutError, ValueError):
+            pass
+        time.sleep(0.2)
+    raise Failure(f"the site was not ready after {SITE_READY_SECONDS} s (last /healthz: {health})")
+
+
+# The browser
+
+
+def make_driver(profile):
+    options = webdriver.ChromeOptions()
+    options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
+    for argument in (
+        "--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
+        "--window-size=1280,900", f"--user-data-dir={profile}", "--no-first-run",
+        "--no-default-browser-check", "--disable-background-networking", "--disable-sync",
+        "--disable-component-update", "--disable-default-apps", "--disable-extensions",
+        "--no-proxy-server", "--disable-features=Translate,OptimizationHints,MediaRouter",
+        # Anything but the loopback address fails to resolve, so a stray outside request cannot
+        # succeed; the network log below still names it.
+        "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
+    ):
+        options.add_argument(argument)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL", "performance": "ALL"})
+    service = Service(shutil.which("chromedriver") or "/usr/bin/chromedriver")
+    driver = webdriver.Chrome(service=service, options=options)
+    driver.set_page_load_timeout(WAIT_SECONDS)
+    driver.set_script_timeout(WAIT_SECONDS)
+    return driver
+
+
+class Browser:
+    """A driver plus the checks every page gets: no console errors, no outside requests."""
+
+    def __init__(self, driver, base_url, out):
+        self.driver = driver
+        self.base_url = base_url
+        self.out = out
+
+    def open(self, path):
+        self.drain_logs()
+        self.driver.get(self.base_url + path)
+        self.wait(lambda d: d.execute_script("return document.readyState") == "complete",
+                  f"{path} to finish loading")
+        return self.driver
+
+    def wait(self, condition, what, seconds=WAIT_SECONDS):
+        try:
+            return WebDriverWait(self.driver, seconds, poll_frequency=0.1).until(condition)
+        except TimeoutException:
+            raise Failure(f"timed out after {seconds} s waiting for {what}") from None
+
+    def drain_logs(self):
+        self.driver.get_log("browser")
+        self.driver.get_log("performance")
+
+    def console_errors(self):
+        return [entry["message"] for entry in self.driver.get_log("browser") if entry["level"] == "SEVERE"]
+
+    def requested_urls(self):
+        urls = []
+        for entry in self.driver.get_log("performance"):
+            message = json.loads(entry["message"])["message"]
+            if message.get("method") == "Network.requestWillBeSent":
+                urls.append(message["params"]["request"]["url"])
+        return urls
+
+    def check_page_health(self):
+        """Fails on console errors and on any request not aimed at the server under test."""
+        errors = self.console_errors()
+        expect(not errors, "console errors: " + "; ".join(errors))
+        local = urlsplit(self.base_url).netloc
+        # Only network schemes can leave the machine (the browser's own chrome:// pages cannot).
+        outside = [url for url in self.requested_urls()
+                   if urlsplit(url).scheme in ("http", "https", "ws", "wss", "ftp")
+                   and urlsplit(url).netloc != local]
+        expect(not outside, "requests left the machine: " + ", ".join(outside))
+
+    def screenshot(self, name):
+        path = Path(self.out) / f"{name}.png"
+        self.driver.save_screenshot(str(path))
+        return path
+
+
+# The tests: each opens its own pages; names say the behaviour.
+
+
+def home_page_loads_without_console_errors_or_outside_requests(browser):
+    driver = browser.open("/")
+    expect(driver.find_element(By.TAG_NAME, "h1").text.strip(), "the home page has no h1")
+    expect("Deep Link Workbook" in driver.title, f"unexpected title {driver.title!r}")
+    browser.screenshot("home")
+    # Give the scripts (search index on focus, live connection) a moment to make their requests.
+    driver.find_element(By.ID, "search-input").click()
+    time.sleep(0.5)
+    browser.check_page_health()
+
+
+def sidebar_reaches_every_chapter(browser):
+    chapters = sorted(path.stem for path in (REPOSITORY / "chapters").glob("*.md"))
+    expect(chapters, "no chapters in the repository")
+    driver = browser.open("/")
+    links = {}
+    for anchor in driver.find_elements(By.CSS_SELECTOR, "#sidebar a[href]"):
+        path = urlsplit(anchor.get_attribute("href")).path
+        match = re.search(r"/chapters/([^/]+)\.html$", path)
+        if match:
+            links[match.group(1)] = path
+    missing = [chapter for chapter in chapters if chapter not in links]
+    expect(not missing, f"the sidebar has no link to: {', '.join(missing)}")
+    for chapter in chapters:
+        # Follow the sidebar from the previous page, as a reader would.
+        anchor = driver.find_element(By.CSS_SELECTOR, f"#sidebar a[href$='chapters/{chapter}.html']")
+        driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", anchor)
+        driver.execute_script("arguments[0].click()", anchor)
+        browser.wait(lambda d: d.current_url.endswith(f"/chapters/{chapter}.html")
+                     and d.execute_script("return document.readyState") == "complete",
+                     f"chapter {chapter} to open")
+        heading = driver.find_element(By.CSS_SELECTOR, "main h1").text.strip()
+        expect(heading and "not found" not in heading.lower(), f"chapter {chapter} shows {heading!r}")
+        browser.check_page_health()
+        if chapter.startswith("03-"):
+            browser.screenshot("chapter-03")
+
+
+def search_for_the_association_file_lists_the_universal_links_chapter(browser):
+    driver = browser.open("/")
+    field = driver.find_element(By.ID, "search-input")
+    field.click()
+    field.send_keys("apple-app-site-association")
+    results = browser.wait(
+        lambda d: [a for a in d.find_elements(By.CSS_SELECTOR, "#search-results a[href]") if a.is_displayed()],
+        "search results")
+    targets = [urlsplit(a.get_attribute("href")).path for a in results]
+    expect(any("03-universal-links" in target for target in targets),
+           f"no result in the Universal Links chapter: {targets}")
+    browser.check_page_health()
+
+
+def try_it_panel(browser, page, path):
+    driver = browser.open(page)
+    panel = browser.wait(
+        lambda d: d.find_element(By.CSS_SELECTOR, f"section.try-it[data-path='{path}']"),
+        f"a Try it panel for {path} on {page}")
+    headers = panel.find_element(By.CSS_SELECTOR, "textarea.try-it-headers")
+    config = get_json(browser.base_url + "/_workbook/config")
+    browser.wait(lambda d: config["publishableKey"] in headers.get_attribute("value"),
+                 "the headers to be prefilled with the server's publishable key")
+    send = panel.find_element(By.CSS_SELECTOR, "button.try-it-send")
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", send)
+    send.click()
+    status = panel.find_element(By.CSS_SELECTOR, ".try-it-status")
+    browser.wait(lambda d: re.match(r"\d{3}", status.text.strip()), "a response status")
+    response = panel.find_element(By.CSS_SELECTOR, ".try-it-response").text
+    expect(status.text.strip().startswith("200"), f"status {status.text!r}, body {response[:500]!r}")
+    try:
+        body = json.loads(response)
+    except ValueError:
+        raise Failure(f"the response is not JSON: {response[:500]!r}") from None
+    browser.check_page_health()
+    return body
+
+
+def try_it_on_track_open_shows_a_200_json_response(browser):
+    body = try_it_panel(browser, "/chapters/08-the-track-open-protocol.html", "/api/v1/track/open")
+    expect("clickId" in body, f"the track/open answer has no clickId: {body}")
+
+
+def try_it_on_the_api_reference_shows_a_200_json_response(browser):
+    body = try_it_panel(browser, "/api.html", "/api/v1/track/open")
+    expect("clickId" in body, f"the track/open answer has no clickId: {body}")
+
+
+def run_simulator(browser, platform, installed, events):
+    driver = browser.open("/simulator.html")
+    Select(driver.find_element(By.ID, "sim-platform")).select_by_value(platform)
+    checkbox = driver.find_element(By.ID, "sim-installed")
+    if checkbox.is_selected() != installed:
+        checkbox.click()
+    # The page enables Start once it has found the server.
+    start = browser.wait(lambda d: next((b for b in d.find_elements(By.ID, "sim-start") if b.is_enabled()), None),
+                         "the simulator's Start button to be enabled")
+    start.click()
+    for event in events:
+        selector = f"button[data-sim-event='{event}']"
+        button = browser.wait(
+            lambda d: next((b for b in d.find_elements(By.CSS_SELECTOR, selector)
+                            if b.is_displayed() and b.is_enabled()), None),
+            f"the {event} step to become available "
+            f"(state: {driver.find_element(By.ID, 'sim-state').text!r})")
+        driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", button)
+        button.click()
+    outcome = driver.find_element(By.ID, "sim-outcome")
+    browser.wait(lambda d: outcome.get_attribute("data-match-method"),
+                 f"an outcome (state: {driver.find_element(By.ID, 'sim-state').text!r})")
+    log_entries = driver.find_elements(By.CSS_SELECTOR, "#sim-log > li")
+    expect(log_entries, "the simulator's log is empty")
+    browser.check_page_health()
+    return outcome.get_attribute("data-match-method"), outcome.text
+
+
+def simulator_completes_the_ios_clipboard_journey(browser):
+    method, text = run_simulator(browser, "ios", False, ["tapLink", "install", "launch", "paste"])
+    browser.screenshot("simulator-ios")
+    expect(method == "clipboard", f"matchMethod {method!r} ({text!r}), expected 'clipboard'")
+
+
+def simulator_completes_the_android_referrer_journey(browser):
+    method, text = run_simulator(browser, "android", False, ["tapLink", "install", "launch"])
+    expect(method == "install_referrer", f"matchMethod {method!r} ({text!r}), expected 'install_referrer'")
+
+
+def dark_mode_toggles(browser):
+    driver = browser.open("/")
+    state = ("return [document.documentElement.dataset.theme || '',"
+             " getComputedStyle(document.body).backgroundColor]")
+    before_theme, before_color = driver.execute_script(state)
+    driver.find_element(By.CSS_SELECTOR, ".theme-toggle").click()
+    after_theme, after_color = driver.execute_script(state)
+    expect(after_theme in ("light", "dark") and after_theme != before_theme,
+           f"the theme did not switch ({before_theme!r} -> {after_theme!r})")
+    expect(after_color != before_color, f"the background stayed {before_color}")
+    expect(driver.execute_script("return localStorage.getItem('workbook-theme')") == after_theme,
+           "the choice is not remembered")
+    driver.refresh()
+    expect(driver.execute_script(state)[0] == after_theme, "the choice did not survive a reload")
+    driver.find_element(By.CSS_SELECTOR, ".theme-toggle").click()
+    expect(driver.execute_script(state)[1] == before_color, "toggling back did not restore the colours")
+    browser.check_page_health()
+
+
+TESTS = [
+    home_page_loads_without_console_errors_or_outside_requests,
+    sidebar_reaches_every_chapter,
+    search_for_the_association_file_lists_the_universal_links_chapter,
+    try_it_on_track_open_shows_a_200_json_response,
+    try_it_on_the_api_reference_shows_a_200_json_response,
+    simulator_completes_the_ios_clipboard_journey,
+    simulator_completes_the_android_referrer_journey,
+    dark_mode_toggles,
+]
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--workbook", help="the built workbook executable to serve the site with")
+    parser.add_argument("--base-url", help="test a server that is already running instead")
+    parser.add_argument("--out", default=str(REPOSITORY / ".build" / "browser-tests"),
+                        help="where screenshots and the server log go")
+    parser.add_argument("--only", action="append", help="run only the tests whose name contains this")
+    arguments = parser.parse_args()
+    if not (arguments.workbook or arguments.base_url):
+        parser.error("give --workbook PATH or --base-url URL")
+    out = Path(arguments.out)
+    out.mkdir(parents=True, exist_ok=True)
+    for old in out.glob("*.png"):
+        old.unlink()
+    tests = [t for t in TESTS if not arguments.only or any(o in t.__name__ for o in arguments.only)]
+
+    scratch = tempfile.mkdtemp(prefix="workbook-browser-")
+    server = driver = None
+    passed = failed = 0
+    try:
+        if arguments.base_url:
+            base_url = arguments.base_url.rstrip("/")
+        else:
+            server = Server(arguments.workbook, scratch, out / "serve.log")
+            base_url = server.base_url
+        started = time.monotonic()
+        wait_until_site_ready(base_url)
+        print(f"browser: site ready at {base_url} after {time.monotonic() - started:.1f} s", flush=True)
+        driver = make_driver(Path(scratch) / "profile")
+        browser = Browser(driver, base_url, out)
+        for test in tests:
+            started = time.monotonic()
+            try:
+                test(browser)
+                passed += 1
+                print(f"ok   {test.__name__} ({time.monotonic() - started:.1f} s)", flush=True)
+            except (Failure, WebDriverException) as error:
+                failed += 1
+                detail = str(error) if isinstance(error, Failure) else traceback.format_exc(limit=3)
+                print(f"FAIL {test.__name__}: {detail}", flush=True)
+                try:
+                    print(f"     screenshot: {browser.screenshot('failed-' + test.__name__)}", flush=True)
+                except WebDriverException:
+                    pass
+    except Failure as error:
+        failed += 1
+        print(f"FAIL setting up: {error}", flush=True)
+    finally:
+        if driver is not None:
+            driver.quit()
+        if server is not None:
+            server.stop()
+        shutil.rmtree(scratch, ignore_errors=True)
+    print(f"browser: {passed} passed, {failed} failed")
+    return 0 if failed == 0 and passed == len(tests) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

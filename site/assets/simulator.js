@@ -1,0 +1,236 @@
+// The deferred-flow simulator page: starts a session on the mock server, plays one event per
+// button, and shows the session's state, its log of requests and answers, and its outcome.
+// Opened from files (or from a server that is not `workbook serve`) it fetches nothing and says
+// how to start the server, so that the console stays free of failed requests.
+(function () {
+  "use strict";
+
+  var root = document.querySelector("[data-sim-root]");
+  if (!root) return;
+
+  var platform = document.getElementById("sim-platform");
+  var installed = document.getElementById("sim-installed");
+  var startButton = document.getElementById("sim-start");
+  var seconds = document.getElementById("sim-seconds");
+  var stateView = document.getElementById("sim-state");
+  var outcomeView = document.getElementById("sim-outcome");
+  var logView = document.getElementById("sim-log");
+  var offline = document.getElementById("sim-offline");
+  var eventButtons = root.querySelectorAll("button[data-sim-event]");
+  var clockGroup = root.querySelector(".sim-clock");
+  var session = null;
+  var busy = false;
+
+  var offlineText = "Start the server with ./wb serve, then open this page from the address it prints.";
+
+  function isServed() {
+    return window.location.protocol === "http:" || window.location.protocol === "https:";
+  }
+
+  function showOffline(extra) {
+    offline.hidden = false;
+    stateView.textContent = (extra ? extra + " " : "") + offlineText;
+    startButton.disabled = true;
+    enableEvents([]);
+  }
+
+  function enableEvents(next) {
+    for (var i = 0; i < eventButtons.length; i++) {
+      var name = eventButtons[i].getAttribute("data-sim-event");
+      var allowed = !busy && next.indexOf(name) >= 0;
+      eventButtons[i].disabled = !allowed;
+      eventButtons[i].hidden = !allowed && session !== null;
+    }
+    seconds.disabled = busy || next.indexOf("advanceClock") < 0;
+    if (clockGroup) clockGroup.hidden = session !== null && !busy && next.indexOf("advanceClock") < 0;
+  }
+
+  function post(path, body) {
+    return fetch(path, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "Accept": "application/json" },
+      body: JSON.stringify(body),
+      cache: "no-store"
+    }).then(function (response) {
+      return response.text().then(function (text) {
+        var json = null;
+        try { json = JSON.parse(text); } catch (error) { json = null; }
+        return { status: response.status, json: json, text: text };
+      });
+    });
+  }
+
+  function errorText(answer) {
+    if (answer.json && answer.json.error && answer.json.error.message) {
+      return answer.status + ": " + answer.json.error.message;
+    }
+    return "The server answered " + answer.status + ".";
+  }
+
+  function show(next) {
+    session = next;
+    stateView.textContent = next.stateDescription;
+    stateView.setAttribute("data-state", next.state);
+    renderOutcome(next.outcome);
+    renderLog(next.log, next.logDropped);
+    enableEvents(next.next);
+  }
+
+  function renderOutcome(outcome) {
+    outcomeView.textContent = "";
+    outcomeView.setAttribute("data-match-method", outcome && outcome.matchMethod ? outcome.matchMethod : "");
+    outcomeView.setAttribute("data-kind", outcome ? outcome.kind : "");
+    if (!outcome) return;
+    var title = document.createElement("p");
+    var strong = document.createElement("strong");
+    if (outcome.kind === "matched") {
+      strong.textContent = "Matched by " + outcome.matchMethod + ".";
+    } else if (outcome.kind === "missed") {
+      strong.textContent = "Missed: " + (outcome.missReason || "no reason given") + ".";
+    } else {
+      strong.textContent = "Failed: " + (outcome.error || "no answer") + ".";
+    }
+    title.appendChild(strong);
+    outcomeView.appendChild(title);
+    var facts = document.createElement("dl");
+    addFact(facts, "matchMethod", outcome.matchMethod);
+    addFact(facts, "missReason", outcome.missReason);
+    addFact(facts, "The app opens", outcome.deepLink);
+    addFact(facts, "clickId", outcome.clickId);
+    outcomeView.appendChild(facts);
+  }
+
+  function addFact(list, name, value) {
+    if (value === null || value === undefined || value === "") return;
+    var term = document.createElement("dt");
+    term.textContent = name;
+    var detail = document.createElement("dd");
+    var code = document.createElement("code");
+    code.textContent = value;
+    detail.appendChild(code);
+    list.appendChild(term);
+    list.appendChild(detail);
+  }
+
+  function renderLog(entries, dropped) {
+    logView.textContent = "";
+    if (dropped > 0) {
+      var note = document.createElement("li");
+      note.className = "sim-log-dropped";
+      note.textContent = dropped + " older entries were dropped.";
+      logView.appendChild(note);
+    }
+    for (var i = 0; i < entries.length; i++) logView.appendChild(logItem(entries[i]));
+  }
+
+  function logItem(entry) {
+    var item = document.createElement("li");
+    item.className = "sim-log-entry sim-" + entry.direction;
+    item.setAttribute("data-direction", entry.direction);
+    var details = document.createElement("details");
+    var summary = document.createElement("summary");
+    var step = document.createElement("span");
+    step.className = "sim-step";
+    step.textContent = entry.step;
+    summary.appendChild(step);
+    summary.appendChild(document.createTextNode(" " + (entry.direction === "request" ? "→ " : "← ")));
+    var line = document.createElement("code");
+    line.textContent = entry.direction === "request"
+      ? entry.method + " " + entry.url
+      : entry.status + " (" + entry.method + " " + entry.url + ")";
+    summary.appendChild(line);
+    details.appendChild(summary);
+    var names = Object.keys(entry.headers || {}).sort();
+    var headerText = names.map(function (name) { return name + ": " + entry.headers[name]; }).join("\n");
+    var pre = document.createElement("pre");
+    var code = document.createElement("code");
+    var body = typeof entry.body === "string" ? entry.body : JSON.stringify(entry.body, null, 2);
+    code.textContent = headerText + (headerText && body ? "\n\n" : "") + body;
+    pre.appendChild(code);
+    details.appendChild(pre);
+    item.appendChild(details);
+    return item;
+  }
+
+  function start() {
+    if (busy) return;
+    busy = true;
+    startButton.disabled = true;
+    enableEvents([]);
+    post("/api/v1/sim/sessions", { platform: platform.value, appInstalled: installed.checked })
+      .then(function (answer) {
+        busy = false;
+        startButton.disabled = false;
+        if (answer.status === 201 && answer.json) {
+          show(answer.json);
+        } else {
+          session = null;
+          stateView.textContent = errorText(answer);
+          enableEvents([]);
+        }
+      })
+      .catch(function () {
+        busy = false;
+        showOffline("No answer from the server.");
+      });
+  }
+
+  function play(type) {
+    if (busy || !session) return;
+    var body = { type: type };
+    if (type === "advanceClock") {
+      var value = Number(seconds.value);
+      if (!(value > 0)) {
+        stateView.textContent = "Enter a number of seconds above 0.";
+        return;
+      }
+      body.seconds = value;
+    }
+    busy = true;
+    enableEvents([]);
+    post("/api/v1/sim/sessions/" + encodeURIComponent(session.id) + "/events", body)
+      .then(function (answer) {
+        busy = false;
+        if (answer.status === 200 && answer.json) {
+          show(answer.json);
+        } else if (answer.status === 404) {
+          session = null;
+          stateView.textContent = errorText(answer) + " Start a new session.";
+          enableEvents([]);
+        } else {
+          stateView.textContent = errorText(answer);
+          enableEvents(session.next);
+        }
+      })
+      .catch(function () {
+        busy = false;
+        showOffline("No answer from the server.");
+      });
+  }
+
+  startButton.addEventListener("click", start);
+  for (var i = 0; i < eventButtons.length; i++) {
+    eventButtons[i].addEventListener("click", function (event) {
+      play(event.currentTarget.getAttribute("data-sim-event"));
+    });
+  }
+  enableEvents([]);
+
+  // Only a page served by `workbook serve` can reach the simulator's routes; ask its health
+  // route first, so that a page opened from files never sends a request that must fail.
+  if (!isServed() || !window.fetch) {
+    showOffline("");
+    return;
+  }
+  startButton.disabled = true;
+  fetch("/healthz", { cache: "no-store" })
+    .then(function (response) { return response.ok ? response.json() : null; })
+    .then(function (health) {
+      if (health && health.status === "ok") {
+        startButton.disabled = false;
+      } else {
+        showOffline("This page is not served by the mock server.");
+      }
+    })
+    .catch(function () { showOffline("No answer from the server."); });
+})();
