@@ -52,17 +52,15 @@ def expect(condition, message):
 class Server:
     """`workbook serve` on a free port with a throwaway data folder; stopped with SIGTERM."""
 
-    def __init__(self, workbook, scratch, log_path):
+    def __init__(self, workbook, scratch, log_path, arguments=(), data="data"):
         self.scratch = scratch
         self.log_path = log_path
-        env = dict(os.environ)
-        # A workbook built with coverage writes a profile on exit: keep it out of the repository.
-        env["LLVM_PROFILE_FILE"] = str(Path(scratch) / "serve-%p.profraw")
         self.log = open(log_path, "w")
         self.process = subprocess.Popen(
             [workbook, "serve", "--host", "127.0.0.1", "--port", "0",
-             "--data-dir", str(Path(scratch) / "data"), "--config", "config/demo.json"],
-            cwd=REPOSITORY, env=env, stdout=subprocess.PIPE, stderr=self.log, text=True)
+             "--data-dir", str(Path(scratch) / data), "--config", "config/demo.json", *arguments],
+            cwd=REPOSITORY, env=child_environment(scratch), stdout=subprocess.PIPE, stderr=self.log,
+            text=True)
         self.base_url = self._read_address()
 
     def _read_address(self):
@@ -97,6 +95,13 @@ class Server:
                 self.process.kill()
                 self.process.wait()
         self.log.close()
+
+
+def child_environment(scratch):
+    env = dict(os.environ)
+    # A workbook built with coverage writes a profile on exit: keep it out of the repository.
+    env["LLVM_PROFILE_FILE"] = str(Path(scratch) / "workbook-%p.profraw")
+    return env
 
 
 def get_json(url, timeout=5):
@@ -134,6 +139,8 @@ def make_driver(profile):
         "--no-default-browser-check", "--disable-background-networking", "--disable-sync",
         "--disable-component-update", "--disable-default-apps", "--disable-extensions",
         "--no-proxy-server", "--disable-features=Translate,OptimizationHints,MediaRouter",
+        "--disable-renderer-backgrounding", "--disable-background-timer-throttling",
+        "--disable-backgrounding-occluded-windows",
         # Anything but the loopback address fails to resolve, so a stray outside request cannot
         # succeed; the network log below still names it.
         "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
@@ -150,16 +157,25 @@ def make_driver(profile):
 class Browser:
     """A driver plus the checks every page gets: no console errors, no outside requests."""
 
-    def __init__(self, driver, base_url, out):
+    def __init__(self, driver, base_url, out, workbook=None, scratch=None):
         self.driver = driver
         self.base_url = base_url
         self.out = out
+        self.workbook = workbook
+        self.scratch = scratch
+        self.child_environment = child_environment(scratch) if scratch else None
 
     def open(self, path):
         self.drain_logs()
         self.driver.get(self.base_url + path)
         self.wait(lambda d: d.execute_script("return document.readyState") == "complete",
                   f"{path} to finish loading")
+        return self.driver
+
+    def open_url(self, url):
+        self.drain_logs()
+        self.driver.get(url)
+        self.wait(lambda d: d.execute_script("return document.readyState") == "complete", f"{url} to load")
         return self.driver
 
     def wait(self, condition, what, seconds=WAIT_SECONDS):
@@ -347,6 +363,116 @@ def dark_mode_toggles(browser):
     browser.check_page_health()
 
 
+def pages_opened_from_files_say_how_to_start_the_server(browser):
+    """The site written by `workbook build`, opened from disk: the live parts explain themselves."""
+    expect(browser.workbook, "this test builds the site: give --workbook")
+    folder = Path(browser.scratch) / "static-site"
+    built = subprocess.run(
+        [browser.workbook, "build", "--out", str(folder)], cwd=REPOSITORY, capture_output=True, text=True,
+        timeout=120, env=browser.child_environment)
+    expect(built.returncode == 0, f"workbook build failed: {built.stderr[-2000:]}")
+    driver = browser.open_url((folder / "chapters" / "08-the-track-open-protocol.html").as_uri())
+    panel = driver.find_element(By.CSS_SELECTOR, "section.try-it[data-path='/api/v1/track/open']")
+    expect("./wb serve" in panel.text, f"the Try it panel does not say how to start a server: {panel.text!r}")
+    expect(not panel.find_element(By.CSS_SELECTOR, "button.try-it-send").is_enabled(),
+           "Send is enabled without a server")
+    browser.check_page_health()
+    driver = browser.open_url((folder / "simulator.html").as_uri())
+    state = driver.find_element(By.ID, "sim-state").text
+    expect("./wb serve" in state, f"the simulator does not say how to start a server: {state!r}")
+    expect(not driver.find_element(By.ID, "sim-start").is_enabled(), "Start is enabled without a server")
+    browser.check_page_health()
+
+
+def shown_text(driver, element_id):
+    """The text of an element when it is displayed, else "" (also while the page reloads)."""
+    try:
+        element = driver.find_element(By.ID, element_id)
+        return element.text if element.is_displayed() else ""
+    except WebDriverException:
+        return ""
+
+
+def copy_of_the_book(scratch):
+    """What `workbook serve --book` needs of this repository, copied, so tests may edit chapters."""
+    book = Path(scratch) / "book"
+    for part in ("chapters", "exercises", "site", "config", "Sources", "Tests", "Examples"):
+        shutil.copytree(REPOSITORY / part, book / part, symlinks=True,
+                        ignore=shutil.ignore_patterns("Work", "__pycache__", ".build"))
+    return book
+
+
+def edit_chapter(path, change):
+    text = path.read_text()
+    path.write_text(change(text))
+
+
+def a_save_reloads_the_page_and_problems_show_on_it(browser):
+    """Served from a copy of the book: a save reloads the open page; a broken link and a changed
+    Swift chunk show in the banner and the restart notice while the server keeps running."""
+    expect(browser.workbook, "this test starts its own server: give --workbook")
+    book = copy_of_the_book(browser.scratch)
+    server = Server(browser.workbook, browser.scratch, Path(browser.out) / "serve-live.log",
+                    ["--book", str(book)], data="live-data")
+    try:
+        wait_until_site_ready(server.base_url)
+        live = Browser(browser.driver, server.base_url, browser.out)
+        chapter = book / "chapters" / "01-custom-url-schemes.md"
+        driver = live.open("/chapters/01-custom-url-schemes.html")
+        live.wait(lambda d: d.execute_script(
+            "return performance.getEntriesByType('resource').some(e => e.name.endsWith('/_workbook/config'))"),
+            "the page to go live")
+        # The first background checks must find the copy in sync before anything is edited.
+        live.wait(lambda d: "site: checks done" in Path(server.log_path).read_text(),
+                  "the first background checks", seconds=90)
+        time.sleep(0.5)  # their status event reaching the page
+        expect(not shown_text(driver, "wb-restart-notice"), "a restart notice before any change: "
+               + shown_text(driver, "wb-restart-notice"))
+        driver.execute_script("window.beforeTheSave = true")
+        marker = f"Saved at {time.time_ns()}."
+        saved = time.time()
+        edit_chapter(chapter, lambda text: text + f"\n{marker}\n")
+        # A cheap condition to poll: reading a long chapter's text keeps the page's main thread
+        # busy, and the reload event would wait behind it.
+        live.wait(lambda d: d.execute_script(
+            "return window.beforeTheSave === undefined && document.readyState === 'complete'"),
+            "the page to reload")
+        expect(marker in shown_text(driver, "content"), "the reloaded page does not show the edit")
+        # From the save to the browser starting the reload, and to the new page's load event,
+        # as the page's own clock tells it (the wait above polls, so its figure would be coarse).
+        started, loaded = driver.execute_script(
+            "return [performance.timeOrigin, performance.getEntriesByType('navigation')[0].loadEventEnd]")
+        print(f"     save -> reload started {started - saved * 1000:.0f} ms, page loaded "
+              f"{started + loaded - saved * 1000:.0f} ms", flush=True)
+        live.check_page_health()
+
+        edit_chapter(chapter, lambda text: text + "\nSee [nowhere](02-routing.md#no-such-heading).\n")
+        live.wait(lambda d: "no-such-heading" in shown_text(d, "wb-banner"), "the banner to show the broken link")
+        banner = shown_text(driver, "wb-banner")
+        expect(re.search(r"chapters/01-custom-url-schemes\.md:\d+:\d+", banner),
+               f"the banner does not name the chapter line: {banner!r}")
+        expect(get_json(server.base_url + "/healthz").get("status") == "ok", "the server stopped answering")
+
+        def change_a_swift_chunk(text):
+            lines = text.split("\n")
+            fence = next(i for i, line in enumerate(lines) if line.startswith("```swift {file="))
+            lines.insert(fence + 1, "// A comment added while the server runs.")
+            return "\n".join(lines).replace("\nSee [nowhere](02-routing.md#no-such-heading).\n", "\n")
+
+        edit_chapter(chapter, change_a_swift_chunk)
+        # The link is fixed in the same save, so the page reloads, then the checks find the drift.
+        live.wait(lambda d: "./wb tangle" in shown_text(d, "wb-restart-notice"), "the restart notice",
+                  seconds=60)
+        notice = shown_text(driver, "wb-restart-notice")
+        expect("Sources/DeepLinkCore/" in notice, f"the notice does not name the changed file: {notice!r}")
+        live.wait(lambda d: "no-such-heading" not in shown_text(d, "wb-banner"),
+                  "the fixed link to leave the banner", seconds=60)
+        live.screenshot("restart-notice")
+        live.check_page_health()
+    finally:
+        server.stop()
+
+
 TESTS = [
     home_page_loads_without_console_errors_or_outside_requests,
     sidebar_reaches_every_chapter,
@@ -356,6 +482,8 @@ TESTS = [
     simulator_completes_the_ios_clipboard_journey,
     simulator_completes_the_android_referrer_journey,
     dark_mode_toggles,
+    pages_opened_from_files_say_how_to_start_the_server,
+    a_save_reloads_the_page_and_problems_show_on_it,
 ]
 
 
@@ -388,7 +516,7 @@ def main():
         wait_until_site_ready(base_url)
         print(f"browser: site ready at {base_url} after {time.monotonic() - started:.1f} s", flush=True)
         driver = make_driver(Path(scratch) / "profile")
-        browser = Browser(driver, base_url, out)
+        browser = Browser(driver, base_url, out, arguments.workbook, scratch)
         for test in tests:
             started = time.monotonic()
             try:

@@ -425,12 +425,11 @@
     if (notice) {
       notice.textContent = "";
       if (status.restartNeeded) {
+        // The server's reason says what to run: ./wb tangle and a restart, or a restart alone.
         var reason = document.createElement("p");
-        reason.textContent = status.restartReason || "The tangled Swift changed.";
-        var how = document.createElement("p");
-        how.innerHTML = "Run <code>./wb tangle</code>, then stop and restart <code>./wb serve</code>.";
+        reason.textContent = status.restartReason ||
+          "The tangled Swift changed. Run ./wb tangle, then stop and restart ./wb serve.";
         notice.appendChild(reason);
-        notice.appendChild(how);
       }
       notice.hidden = !status.restartNeeded;
     }
