@@ -96,13 +96,19 @@ let package = Package(
             exclude: ["Fixtures"]
         ),
         .testTarget(name: "DeepLinkCoreTests", dependencies: ["DeepLinkCore"]),
-        .testTarget(name: "HTTPShellTests", dependencies: ["HTTPShell", "EventLog", "EventLogProbe"]),
+        // A raw-socket HTTP client shared by the loopback tests of the shell and the mock server.
+        .target(name: "LoopbackClient", path: "Tests/LoopbackClient"),
+        .testTarget(
+            name: "HTTPShellTests",
+            dependencies: ["HTTPShell", "EventLog", "EventLogProbe", "LoopbackClient"]
+        ),
         // MARK: Server test targets
         .testTarget(name: "AttributionServiceTests", dependencies: ["AttributionService"]),
         .testTarget(
             name: "MockServerTests",
             dependencies: [
                 "MockServer", "AttributionService", "HTTPShell", "EventLog", "DeepLinkCore", "workbook",
+                "LoopbackClient",
             ]
         ),
 

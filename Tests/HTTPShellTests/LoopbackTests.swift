@@ -1,5 +1,6 @@
 import Foundation
 import HTTPShell
+import LoopbackClient
 import Testing
 
 #if canImport(FoundationNetworking)

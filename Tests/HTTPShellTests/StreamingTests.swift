@@ -1,5 +1,6 @@
 import Foundation
 import HTTPShell
+import LoopbackClient
 import Testing
 
 #if canImport(Glibc)
@@ -23,21 +24,6 @@ private final class StreamingResponder: HTTPResponder, @unchecked Sendable {
         return HTTPResponse(
             status: .ok, headers: ["Content-Type": "text/event-stream", "Cache-Control": "no-store"],
             stream: stream)
-    }
-}
-
-extension RawClient {
-    /// Reads until `marker` has arrived, the server closes, or the receive timeout passes.
-    func read(until marker: String, maxBytes: Int = 1 << 16) -> String {
-        var received = Data()
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while received.count < maxBytes {
-            if String(decoding: received, as: UTF8.self).contains(marker) { break }
-            let count = recv(socketDescriptor, &buffer, buffer.count, 0)
-            guard count > 0 else { break }
-            received.append(contentsOf: buffer[0..<count])
-        }
-        return String(decoding: received, as: UTF8.self)
     }
 }
 

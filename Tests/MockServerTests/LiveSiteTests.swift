@@ -1,5 +1,6 @@
 import Foundation
 import HTTPShell
+import LoopbackClient
 import MockServer
 import Testing
 
@@ -339,18 +340,4 @@ private func rawGet(_ path: String, port: Int) -> String {
     guard let client = try? RawClient(port: port) else { return "" }
     client.send("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
     return client.readAll()
-}
-
-extension RawClient {
-    /// Reads until `marker` has arrived, the server closes, or the receive timeout passes.
-    func read(until marker: String) -> String {
-        var received = [UInt8]()
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while !String(decoding: received, as: UTF8.self).contains(marker) {
-            let count = recv(descriptor, &buffer, buffer.count, 0)
-            guard count > 0 else { break }
-            received.append(contentsOf: buffer[0..<count])
-        }
-        return String(decoding: received, as: UTF8.self)
-    }
 }

@@ -2,6 +2,7 @@ import AttributionService
 import EventLog
 import Foundation
 import HTTPShell
+import LoopbackClient
 import MockServer
 import Testing
 

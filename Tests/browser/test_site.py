@@ -360,6 +360,19 @@ def dark_mode_toggles(browser):
     expect(driver.execute_script(state)[0] == after_theme, "the choice did not survive a reload")
     driver.find_element(By.CSS_SELECTOR, ".theme-toggle").click()
     expect(driver.execute_script(state)[1] == before_color, "toggling back did not restore the colours")
+    dark_color = after_color if after_theme == "dark" else before_color
+    # With no choice remembered, the page follows the system's preference.
+    driver.execute_script("localStorage.removeItem('workbook-theme')")
+    try:
+        for scheme in ("dark", "light"):
+            driver.execute_cdp_cmd("Emulation.setEmulatedMedia",
+                                   {"features": [{"name": "prefers-color-scheme", "value": scheme}]})
+            driver.refresh()
+            theme, color = driver.execute_script(state)
+            expect(theme == "" and (color == dark_color) == (scheme == "dark"),
+                   f"with the system in {scheme} mode the page shows {color} (dark is {dark_color})")
+    finally:
+        driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
     browser.check_page_health()
 
 

@@ -28,7 +28,10 @@ let serveCommand = Command(
             When a chapter's Swift changes, the page also says to run ./wb tangle and restart,
             because the running server cannot load new code. API routes always win over site
             files. The "Try it" panels of chapter 8 and the API reference send real requests to
-            this server. --no-site serves the API alone; --book DIR serves another book folder.
+            this server. The simulator page (simulator.html) plays a deferred deep link step by
+            step with the real SDK running inside the server, through POST /api/v1/sim/sessions
+            and POST /api/v1/sim/sessions/{id}/events (at most 64 sessions, each ending after
+            15 idle minutes). --no-site serves the API alone; --book DIR serves another book folder.
             The live routes: GET /_workbook/status, /_workbook/config and /_workbook/events.
 
             Once it accepts connections it prints one line 'listening on http://HOST:PORT', then
