@@ -63,7 +63,8 @@ public struct MockServerApp: HTTPResponder {
             limits: simulatorLimits)
         let handlers = Handlers(
             service: service, recorder: recorder, wellKnown: wellKnown, testClock: testClock,
-            simulator: simulator, linkDomains: Set(configuration.linkDomains.map { $0.lowercased() }))
+            simulator: simulator, linkDomains: Set(configuration.linkDomains.map { $0.lowercased() }),
+            openAPIDocument: ServerResources.openAPIDocument(for: configuration))
         var router = Router(logger: logger)
         handlers.register(on: &router)
         if let origin = configuration.siteOrigin {
@@ -112,6 +113,8 @@ struct Handlers: Sendable {
     let testClock: ManualClock?
     let simulator: Simulator
     let linkDomains: Set<String>
+    /// The OpenAPI document with this configuration's domains and links written in.
+    let openAPIDocument: Data
     /// Serializes moves of the test clock.
     let clockLock = NSLock()
 
@@ -120,7 +123,7 @@ struct Handlers: Sendable {
         router.get("/api/v1/openapi.json") { _, _ in
             HTTPResponse(
                 status: .ok, headers: ["Content-Type": "application/json"],
-                body: ServerResources.openAPIDocument)
+                body: openAPIDocument)
         }
         router.get("/.well-known/apple-app-site-association") { request, _ in
             try associationFile(wellKnown.appleAppSiteAssociation, path: request.path)

@@ -171,4 +171,42 @@ struct OpenAPITests {
         #expect(schemas["Platform"]?["enum"] as? [String] == Platform.allCases.map(\.rawValue))
         #expect(schemas["Attribution"]?["enum"] as? [String] == Attribution.allCases.map(\.rawValue))
     }
+
+    /// Served, the document names what this server accepts: its link domains and short links.
+    @Test func theServedDocumentNamesTheConfiguredDomainsAndLinks() throws {
+        let served = try #require(
+            try JSONSerialization.jsonObject(
+                with: ServerResources.openAPIDocument(for: TestServer.configuration))
+                as? [String: Any])
+        let schemas = try #require(
+            (served["components"] as? [String: Any])?["schemas"] as? [String: [String: Any]])
+        let domain = try #require(
+            (schemas["CreateLinkRequest"]?["properties"] as? [String: [String: Any]])?["domain"]?["pattern"]
+                as? String)
+        let link = try #require(
+            (schemas["SimSessionRequest"]?["properties"] as? [String: [String: Any]])?["link"]?["pattern"]
+                as? String)
+        #expect(domain == #"^(?:[Gg][Oo]\.[Ee][Xx][Aa][Mm][Pp][Ll][Ee])$"#)
+        let cases: [(pattern: String, text: String, matches: Bool)] = [
+            (domain, "go.example", true), (domain, "GO.Example", true), (domain, "go.example.evil", false),
+            (domain, "goXexample", false), (domain, "other.example", false),
+            (link, "https://go.example/summer", true), (link, "HTTPS://GO.EXAMPLE/Summer", true),
+            (link, "https://go.example/winter", true), (link, "https://go.example/autumn", false),
+            (link, " https://go.example/summer", false),
+        ]
+        for testCase in cases {
+            let expression = try NSRegularExpression(pattern: testCase.pattern)
+            let range = NSRange(testCase.text.startIndex..., in: testCase.text)
+            #expect(
+                (expression.firstMatch(in: testCase.text, range: range) != nil) == testCase.matches,
+                "\(testCase.text)")
+        }
+        // Everything else is the shipped document.
+        var shipped = try #require(
+            try JSONSerialization.jsonObject(with: ServerResources.openAPIDocument) as? [String: Any])
+        shipped["components"] = nil
+        var rest = served
+        rest["components"] = nil
+        #expect(NSDictionary(dictionary: rest).isEqual(to: shipped))
+    }
 }

@@ -90,7 +90,8 @@ let endpointCases: [EndpointCase] = [
     EndpointCase(
         id: "openapi", source: "Li2 API: GET /api/v1/openapi.json", request: get("/api/v1/openapi.json"),
         expected: HTTPResponse(
-            status: .ok, headers: ["Content-Type": "application/json"], body: ServerResources.openAPIDocument)
+            status: .ok, headers: ["Content-Type": "application/json"],
+            body: ServerResources.openAPIDocument(for: TestServer.configuration))
     ),
     EndpointCase(
         id: "aasa", source: "Apple: served with 200, application/json, no redirect",

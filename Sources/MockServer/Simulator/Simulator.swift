@@ -188,8 +188,9 @@ public final class Simulator {
             }
             return first
         }
-        let wanted = requested.trimmingCharacters(in: .whitespaces)
-        guard let link = links.first(where: { $0.shortLink.caseInsensitiveCompare(wanted) == .orderedSame })
+        // Exactly one of them, in any case: what the served document's pattern says.
+        guard
+            let link = links.first(where: { $0.shortLink.caseInsensitiveCompare(requested) == .orderedSame })
         else {
             let known = links.map(\.shortLink).joined(separator: ", ")
             throw HTTPError.invalidField(
