@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackClient
 import Testing
 
 @testable import EventLog

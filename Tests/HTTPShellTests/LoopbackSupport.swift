@@ -119,11 +119,3 @@ actor Gate {
         waiters.removeAll()
     }
 }
-
-/// Runs blocking work (waiting for a child process, reading its pipe) on a Dispatch thread, so
-/// that it never holds one of the few cooperative threads the servers under test need.
-func offThePool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-        DispatchQueue.global().async { continuation.resume(with: Result { try body() }) }
-    }
-}

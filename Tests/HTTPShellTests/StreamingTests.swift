@@ -37,12 +37,12 @@ struct StreamingTests {
             #expect(await eventually { !responder.streams.isEmpty })
             let stream = try #require(responder.streams.first)
             stream.send("event: first\ndata: 1\n\n")
-            let head = client.read(until: "data: 1")
+            let head = await client.read(until: "data: 1")
             #expect(head.hasPrefix("HTTP/1.1 200"))
             #expect(head.lowercased().contains("content-type: text/event-stream"))
             #expect(head.lowercased().contains("transfer-encoding: chunked"))
             stream.send("event: second\ndata: 2\n\n")
-            let rest = client.read(until: "data: 2")
+            let rest = await client.read(until: "data: 2")
             let events = (head + rest).components(separatedBy: "event: ").dropFirst().map {
                 String($0.prefix { $0 != "\n" })
             }
@@ -59,12 +59,12 @@ struct StreamingTests {
         #expect(await eventually { !responder.streams.isEmpty })
         let stream = try #require(responder.streams.first)
         stream.send(": open\n\n")
-        _ = client.read(until: ": open")
+        _ = await client.read(until: ": open")
         let clock = ContinuousClock()
         let started = clock.now
         await server.stop(gracePeriod: .seconds(10))
         #expect(clock.now - started < .seconds(3))
-        let (text, end) = client.readUntilClosed()
+        let (text, end) = await client.readUntilClosed()
         // The last chunk (size 0) ends the body cleanly before the connection closes.
         #expect(text.hasSuffix("0\r\n\r\n"))
         #expect(end == .closedByServer)

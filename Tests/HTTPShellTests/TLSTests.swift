@@ -1,5 +1,6 @@
 import Foundation
 import HTTPShell
+import LoopbackClient
 import Testing
 
 /// A self-signed certificate for 127.0.0.1 (P-256, valid for a century), made for this test

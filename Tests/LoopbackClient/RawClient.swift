@@ -10,12 +10,16 @@ import Foundation
 /// announce a body it never sends, hold many connections, read an event stream piece by piece,
 /// or read exactly what the server wrote. Shared by the HTTP shell's and the mock server's tests.
 ///
+/// Its reads block. Called with `await` (from an async test), each runs on a Dispatch thread
+/// instead, so that it never holds one of the few cooperative threads the server under test
+/// answers on: on a 2-core machine, two blocked test threads would starve the server.
+///
 /// ```swift
 /// let client = try RawClient(port: port)
 /// client.send("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
 /// client.readAll()   // "HTTP/1.1 200 OK\r\n..."
 /// ```
-public final class RawClient {
+public final class RawClient: @unchecked Sendable {
     /// How a read ended.
     public enum ReadEnd: Equatable, Sendable {
         case closedByServer
@@ -52,6 +56,12 @@ public final class RawClient {
 
     deinit {
         close(descriptor)
+    }
+
+    /// Changes how long a read waits for the next bytes.
+    public func setReceiveTimeout(seconds: Int) {
+        var timeout = timeval(tv_sec: seconds, tv_usec: 0)
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
     }
 
     /// Writes all of `bytes`; false if the server closed the connection.
@@ -114,5 +124,37 @@ public final class RawClient {
             received.append(contentsOf: buffer[0..<count])
         }
         return String(decoding: received, as: UTF8.self)
+    }
+}
+
+extension RawClient {
+    /// ``readUntilClosed(maxBytes:)`` off the cooperative pool.
+    public func readUntilClosed(maxBytes: Int = 1 << 20) async -> (text: String, end: ReadEnd) {
+        await offThePool { self.readUntilClosed(maxBytes: maxBytes) }
+    }
+
+    /// ``readAll(maxBytes:)`` off the cooperative pool.
+    public func readAll(maxBytes: Int = 1 << 20) async -> String {
+        await offThePool { self.readAll(maxBytes: maxBytes) }
+    }
+
+    /// ``read(until:maxBytes:)`` off the cooperative pool.
+    public func read(until marker: String, maxBytes: Int = 1 << 16) async -> String {
+        await offThePool { self.read(until: marker, maxBytes: maxBytes) }
+    }
+}
+
+/// Runs blocking work (a socket read, waiting for a child process) on a Dispatch thread, so that
+/// it never holds one of the few cooperative threads the servers under test need.
+public func offThePool<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
+    await withCheckedContinuation { continuation in
+        DispatchQueue.global().async { continuation.resume(returning: body()) }
+    }
+}
+
+/// The throwing form of ``offThePool(_:)``.
+public func offThePool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        DispatchQueue.global().async { continuation.resume(with: Result { try body() }) }
     }
 }
