@@ -90,17 +90,6 @@ func body(ofRawResponse text: String) -> String {
     return String(text[range.upperBound...])
 }
 
-/// Polls `condition` every few milliseconds until it holds or `timeout` passes.
-func eventually(timeout: Duration = .seconds(5), _ condition: () async -> Bool) async -> Bool {
-    let clock = ContinuousClock()
-    let deadline = clock.now.advanced(by: timeout)
-    while clock.now < deadline {
-        if await condition() { return true }
-        try? await Task.sleep(for: .milliseconds(10))
-    }
-    return await condition()
-}
-
 /// Lets a test hold a handler inside its request until the test opens the gate.
 actor Gate {
     private var isOpen = false

@@ -158,3 +158,15 @@ public func offThePool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) 
         DispatchQueue.global().async { continuation.resume(with: Result { try body() }) }
     }
 }
+
+/// Polls `condition` every few milliseconds until it holds or `timeout` passes (a passing run
+/// waits milliseconds; give a busy 2-core machine seconds).
+public func eventually(timeout: Duration = .seconds(30), _ condition: () async -> Bool) async -> Bool {
+    let clock = ContinuousClock()
+    let deadline = clock.now.advanced(by: timeout)
+    while clock.now < deadline {
+        if await condition() { return true }
+        try? await Task.sleep(for: .milliseconds(10))
+    }
+    return await condition()
+}

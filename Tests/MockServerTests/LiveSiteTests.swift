@@ -275,7 +275,7 @@ struct LiveSiteLoopbackTests {
         // An open stream does not hold up the stop, and ends with the last chunk.
         let events = try RawClient(port: port)
         events.send("GET /_workbook/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
-        #expect(await eventuallyTrue { live.openStreams == 1 })
+        #expect(await eventually { live.openStreams == 1 })
         live.buildSucceeded(folder: site.url, diagnostics: [])
         let clock = ContinuousClock()
         let started = clock.now
@@ -285,18 +285,6 @@ struct LiveSiteLoopbackTests {
         #expect(text.contains("event: reload\ndata: {\"generation\":2}\n\n"))
         #expect(text.hasSuffix("0\r\n\r\n"))
     }
-}
-
-/// Polls `condition` every few milliseconds for up to 30 seconds (a passing run waits
-/// milliseconds; a busy 2-core machine may take seconds).
-private func eventuallyTrue(_ condition: () -> Bool) async -> Bool {
-    let clock = ContinuousClock()
-    let deadline = clock.now.advanced(by: .seconds(30))
-    while clock.now < deadline {
-        if condition() { return true }
-        try? await Task.sleep(for: .milliseconds(5))
-    }
-    return condition()
 }
 
 /// `workbook serve --book DIR` as a user runs it: the API at once, then the book, then a reload
