@@ -56,7 +56,7 @@ struct TLSTests {
                 let curl = Process()
                 curl.executableURL = URL(fileURLWithPath: curlExecutable)
                 curl.arguments = [
-                    "--silent", "--show-error", "--max-time", "5", "--cacert", certificate.path,
+                    "--silent", "--show-error", "--max-time", "30", "--cacert", certificate.path,
                     "https://127.0.0.1:\(port)/health",
                 ]
                 let output = Pipe()

@@ -291,36 +291,35 @@ struct LiveSiteLoopbackTests {
 /// after a save; SIGTERM stops it promptly with an event stream open.
 @Suite("workbook serve with the site", .serialized)
 struct ServeSiteProcessTests {
-    @Test func serveAnswersAtOnceThenServesTheBookAndReloadsAfterASave() throws {
+    @Test func serveAnswersAtOnceThenServesTheBookAndReloadsAfterASave() async throws {
         let book = try SiteFolder(files: [:])
         try FileManager.default.copyItem(
             at: repositoryRoot.appendingPathComponent("Tests/WeaveTests/Fixtures/small-book"),
             to: book.url.appendingPathComponent("book"))
         let root = book.url.appendingPathComponent("book")
         let data = try DataFolder()
-        let server = try ServeProcess(
+        let server = try await ServeProcess.start(
             ["--port", "0", "--data-dir", data.url.path, "--book", root.path], site: true)
         #expect(server.stdoutLines.contains { $0.hasPrefix("site: http://127.0.0.1:") })
-        #expect(rawGet("/healthz", port: server.port).hasPrefix("HTTP/1.1 200"))
+        #expect(await rawGet("/healthz", port: server.port).hasPrefix("HTTP/1.1 200"))
 
-        let deadline = Date().addingTimeInterval(60)
-        while !rawGet("/_workbook/status", port: server.port).contains(#""state":"ready""#), Date() < deadline
-        {
-            Thread.sleep(forTimeInterval: 0.05)
-        }
-        let home = rawGet("/", port: server.port)
+        #expect(
+            await eventually(timeout: .seconds(60)) {
+                await rawGet("/_workbook/status", port: server.port).contains(#""state":"ready""#)
+            })
+        let home = await rawGet("/", port: server.port)
         #expect(home.hasPrefix("HTTP/1.1 200"))
         #expect(home.contains("<html"))
 
         let events = try RawClient(port: server.port, receiveTimeoutSeconds: 30)
         events.send("GET /_workbook/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
-        #expect(events.read(until: "event: status").contains(#""generation":1"#))
+        #expect(await events.read(until: "event: status").contains(#""generation":1"#))
         try Data("# Greeting, edited\n".utf8).write(
             to: root.appendingPathComponent("chapters/01-greeting.md"))
-        #expect(events.read(until: "event: reload").contains(#"event: reload"#))
+        #expect(await events.read(until: "event: reload").contains(#"event: reload"#))
 
         server.send(SIGTERM)
-        #expect(server.waitForExit(seconds: 10) == 0)
+        #expect(await server.exitStatus(seconds: 10) == 0)
         let folders = try FileManager.default.contentsOfDirectory(
             atPath: root.appendingPathComponent(".build/serve-site").path)
         #expect(folders.isEmpty)
@@ -328,8 +327,8 @@ struct ServeSiteProcessTests {
 }
 
 /// One request on a fresh connection; the raw response.
-private func rawGet(_ path: String, port: Int) -> String {
-    guard let client = try? RawClient(port: port) else { return "" }
+private func rawGet(_ path: String, port: Int) async -> String {
+    guard let client = try? RawClient(port: port, receiveTimeoutSeconds: 30) else { return "" }
     client.send("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
-    return client.readAll()
+    return await client.readAll()
 }

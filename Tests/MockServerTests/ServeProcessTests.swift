@@ -1,6 +1,7 @@
 import AttributionService
 import Foundation
 import HTTPShell
+import LoopbackClient
 import MockServer
 import Testing
 
@@ -92,6 +93,19 @@ final class ServeProcess: @unchecked Sendable {
         }
         return process.isRunning ? nil : process.terminationStatus
     }
+
+    /// Starts the server from an async test: the waiting for its first lines happens on a
+    /// Dispatch thread, never on one of the cooperative threads other tests' servers answer on.
+    static func start(_ arguments: [String], environment: [String: String] = [:], site: Bool = false)
+        async throws -> ServeProcess
+    {
+        try await offThePool { try ServeProcess(arguments, environment: environment, site: site) }
+    }
+
+    /// ``waitForExit(seconds:)`` off the cooperative pool.
+    func exitStatus(seconds: Double = 20) async -> Int32? {
+        await offThePool { self.waitForExit(seconds: seconds) }
+    }
 }
 
 enum ServeProcessError: Error {
@@ -174,7 +188,7 @@ struct ServeProcessTests {
     @Test func everyAcknowledgedEventSurvivesKill9DuringABurst() async throws {
         let folder = try DataFolder()
         let arguments = ["--port", "0", "--data-dir", folder.url.path]
-        let server = try ServeProcess(arguments)
+        let server = try await ServeProcess.start(arguments)
         let acknowledged = Acknowledged()
         let port = server.port
         async let calls: Void = Self.burst(port: port, tasks: 8, perTask: 150, into: acknowledged)
@@ -186,22 +200,22 @@ struct ServeProcessTests {
         }
         server.send(SIGKILL)
         await calls
-        #expect(server.waitForExit() == SIGKILL)
+        #expect(await server.exitStatus() == SIGKILL)
         let answered = await acknowledged.clickIds
         #expect(answered.count >= 100)
         #expect(answered.count < 8 * 150, "the kill came after the burst had ended")
 
-        let restarted = try ServeProcess(arguments)
+        let restarted = try await ServeProcess.start(arguments)
         let stored = try await Self.storedClickIds(port: restarted.port)
         #expect(Set(answered).subtracting(stored).isEmpty, "acknowledged but lost")
         restarted.send(SIGTERM)
-        #expect(restarted.waitForExit() == 0)
+        #expect(await restarted.exitStatus() == 0)
     }
 
     @Test func sigtermFinishesTheRequestsInFlightAndExitsCleanly() async throws {
         let folder = try DataFolder()
         let arguments = ["--port", "0", "--data-dir", folder.url.path]
-        let server = try ServeProcess(arguments)
+        let server = try await ServeProcess.start(arguments)
         let acknowledged = Acknowledged()
         let port = server.port
         async let calls: Void = Self.burst(port: port, tasks: 4, perTask: 100, into: acknowledged)
@@ -212,18 +226,18 @@ struct ServeProcessTests {
         }
         server.send(SIGTERM)
         await calls
-        #expect(server.waitForExit() == 0)
+        #expect(await server.exitStatus() == 0)
 
-        let restarted = try ServeProcess(arguments)
+        let restarted = try await ServeProcess.start(arguments)
         let stored = try await Self.storedClickIds(port: restarted.port)
         #expect(Set(await acknowledged.clickIds).subtracting(stored).isEmpty)
         restarted.send(SIGINT)
-        #expect(restarted.waitForExit() == 0)
+        #expect(await restarted.exitStatus() == 0)
     }
 
-    @Test func itPrintsOneListeningLineThenTheURLsAndTheKeys() throws {
+    @Test func itPrintsOneListeningLineThenTheURLsAndTheKeys() async throws {
         let folder = try DataFolder()
-        let server = try ServeProcess(
+        let server = try await ServeProcess.start(
             ["--port", "0", "--data-dir", folder.url.path, "--reset"],
             environment: ["WORKBOOK_PUBLISHABLE_KEY": "li2_pk_from_environment"])
         let lines = server.stdoutLines
@@ -233,13 +247,13 @@ struct ServeProcessTests {
         #expect(
             lines.contains("  secret      \(Self.demo.keys.secret)  (Authorization: Bearer: links, events)"))
         server.send(SIGTERM)
-        #expect(server.waitForExit() == 0)
+        #expect(await server.exitStatus() == 0)
     }
 
     @Test func theTestClockRouteExistsOnlyWithItsFlag() async throws {
         let folder = try DataFolder()
         for (flag, status) in [([String](), 404), (["--test-clock"], 200)] {
-            let server = try ServeProcess(["--port", "0", "--data-dir", folder.url.path] + flag)
+            let server = try await ServeProcess.start(["--port", "0", "--data-dir", folder.url.path] + flag)
             let session = makeSession()
             let response = try await send(
                 post(
@@ -249,7 +263,7 @@ struct ServeProcessTests {
             session.finishTasksAndInvalidate()
             #expect(response.status.code == status, "flags: \(flag)")
             server.send(SIGTERM)
-            #expect(server.waitForExit() == 0)
+            #expect(await server.exitStatus() == 0)
         }
     }
 
@@ -258,7 +272,7 @@ struct ServeProcessTests {
         (["--port", "70000"], Int32(64)),
         (["--config", "no-such-file.json"], Int32(2)),
     ])
-    func unusableArgumentsStopBeforeServing(_ arguments: [String], _ status: Int32) throws {
+    func unusableArgumentsStopBeforeServing(_ arguments: [String], _ status: Int32) async throws {
         let process = Process()
         process.executableURL = ServeProcess.productsDirectory.appendingPathComponent("workbook")
         process.arguments = ["serve"] + arguments
@@ -266,7 +280,7 @@ struct ServeProcessTests {
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
-        process.waitUntilExit()
+        await offThePool { process.waitUntilExit() }
         #expect(process.terminationStatus == status)
     }
 }
