@@ -65,37 +65,40 @@ struct LiveSiteTests {
 
     static let fileCases: [FileCase] = [
         .init(
-            id: "root-index", source: "brief: a folder serves its index.html", target: "/", status: 200,
+            id: "root-index", source: "live site: a folder serves its index.html", target: "/", status: 200,
             contentType: "text/html; charset=utf-8", body: "<p>home</p>"),
         .init(
-            id: "page", source: "brief", target: "/chapters/01-a.html", status: 200,
+            id: "page", source: "live site", target: "/chapters/01-a.html", status: 200,
             contentType: "text/html; charset=utf-8", body: "<p>chapter</p>"),
         .init(
-            id: "css", source: "brief: Content-Type per extension", target: "/assets/theme.css", status: 200,
+            id: "css", source: "live site: Content-Type per extension", target: "/assets/theme.css",
+            status: 200,
             contentType: "text/css; charset=utf-8", body: "body{}"),
         .init(
-            id: "js", source: "brief", target: "/assets/site.js", status: 200,
+            id: "js", source: "live site", target: "/assets/site.js", status: 200,
             contentType: "text/javascript; charset=utf-8", body: "1;"),
         .init(
-            id: "svg", source: "brief", target: "/assets/icons/logo.svg", status: 200,
+            id: "svg", source: "live site", target: "/assets/icons/logo.svg", status: 200,
             contentType: "image/svg+xml", body: "<svg/>"),
         .init(
-            id: "json", source: "brief", target: "/search-index.json", status: 200,
+            id: "json", source: "live site", target: "/search-index.json", status: 200,
             contentType: "application/json", body: "[]"),
         .init(
-            id: "folder-with-slash", source: "brief", target: "/exercises/", status: 200,
+            id: "folder-with-slash", source: "live site", target: "/exercises/", status: 200,
             contentType: "text/html; charset=utf-8", body: "<p>exercises</p>"),
         .init(
-            id: "unknown-path", source: "brief: unknown paths get 404.html", target: "/chapters/99-none.html",
+            id: "unknown-path", source: "live site: unknown paths get 404.html",
+            target: "/chapters/99-none.html",
             status: 404, contentType: "text/html; charset=utf-8", body: "<p>not here</p>"),
         .init(
-            id: "dot-dot", source: "brief: no path traversal", target: "/../etc/passwd", status: 404,
+            id: "dot-dot", source: "live site: no path traversal", target: "/../etc/passwd", status: 404,
             contentType: "text/html; charset=utf-8", body: "<p>not here</p>"),
         .init(
-            id: "encoded-dot-dot", source: "brief: no path traversal", target: "/%2e%2e/%2e%2e/etc/passwd",
+            id: "encoded-dot-dot", source: "live site: no path traversal",
+            target: "/%2e%2e/%2e%2e/etc/passwd",
             status: 404, contentType: "text/html; charset=utf-8", body: "<p>not here</p>"),
         .init(
-            id: "encoded-slash", source: "brief: no path traversal",
+            id: "encoded-slash", source: "live site: no path traversal",
             target: "/chapters/..%2F..%2Fetc%2Fpasswd",
             status: 404, contentType: "text/html; charset=utf-8", body: "<p>not here</p>"),
         .init(

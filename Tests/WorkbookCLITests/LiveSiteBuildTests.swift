@@ -64,10 +64,10 @@ struct SiteWatcherTests {
 
     static let debounceCases: [DebounceCase] = [
         .init(
-            id: "nothing-changed", source: "brief: rebuild on change only",
+            id: "nothing-changed", source: "live site: rebuild on change only",
             steps: [("initial", 0.15), ("initial", 0.30)], expected: [nil, nil]),
         .init(
-            id: "change-then-quiet", source: "brief: debounce",
+            id: "change-then-quiet", source: "live site: debounce",
             steps: [("edited", 0.15), ("edited", 0.18)], expected: [nil, ["chapters/01-a.md"]]),
         .init(
             id: "change-too-soon", source: "an editor's save is several writes",
@@ -83,7 +83,7 @@ struct SiteWatcherTests {
             id: "change-undone", source: "nothing to rebuild",
             steps: [("edited", 0.15), ("initial", 0.18), ("initial", 0.30)], expected: [nil, nil, nil]),
         .init(
-            id: "file-added", source: "brief: watch site/",
+            id: "file-added", source: "live site: watch site/",
             steps: [("added", 0.15), ("added", 0.30), ("added", 0.45)],
             expected: [nil, ["site/home.md"], nil]),
     ]
