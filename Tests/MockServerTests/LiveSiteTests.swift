@@ -322,7 +322,10 @@ struct ServeSiteProcessTests {
         #expect(await events.read(until: "event: reload").contains(#"event: reload"#))
 
         server.send(SIGTERM)
-        #expect(await server.exitStatus(seconds: 10) == 0)
+        let status = await server.exitStatus(seconds: 10)
+        // Once seen non-zero under load and never reproduced: say how it ended if it happens again.
+        let ending = server.process.terminationReason == .uncaughtSignal ? "signal" : "exit"
+        #expect(status == 0, "\(ending) \(String(describing: status))")
         let folders = try FileManager.default.contentsOfDirectory(
             atPath: root.appendingPathComponent(".build/serve-site").path)
         #expect(folders.isEmpty)
