@@ -11,15 +11,15 @@ let optimisedInDebug: [SwiftSetting] = [.unsafeFlags(["-O"], .when(configuration
 
 let package = Package(
     name: "DeepLinkWorkbook",
-    platforms: [.macOS(.v13), .iOS(.v16)],
+    // iOS 15, as Li2SDK 0.2.0's package: the SDK's Apple-only paste button is marked iOS 16 itself.
+    platforms: [.macOS(.v13), .iOS(.v15)],
     products: [
         .executable(name: "workbook", targets: ["workbook"]),
         // Links only the engine: re-tangles the book even when tangled modules do not compile.
         .executable(name: "literate", targets: ["literate"]),
         .library(name: "DeepLinkCore", targets: ["DeepLinkCore"]),
-        // The client SDK an app adds with SwiftPM, and its Apple-only SwiftUI / UIKit companion.
-        .library(name: "Li2DeepLinks", targets: ["Li2DeepLinks"]),
-        .library(name: "Li2DeepLinksUI", targets: ["Li2DeepLinksUI"]),
+        // The client SDK: a reference implementation of Li2SDK 0.2.0's API (`import Li2SDK`).
+        .library(name: "Li2SDK", targets: ["Li2SDK"]),
     ],
     targets: [
         // C libraries from Debian, through pkg-config.
@@ -70,17 +70,16 @@ let package = Package(
         // The mock server (hand-written): the HTTP shell, stores and resources around the service.
         .target(
             name: "MockServer",
-            // Li2DeepLinks: the simulator's sessions run the real SDK against this server in process.
-            dependencies: ["AttributionService", "HTTPShell", "EventLog", "DeepLinkCore", "Li2DeepLinks"],
+            // Li2SDK: the simulator's sessions run the real SDK against this server in process.
+            dependencies: ["AttributionService", "HTTPShell", "EventLog", "DeepLinkCore", "Li2SDK"],
             resources: [.copy("Resources/openapi.json"), .copy("Resources/interstitial.html")]
         ),
 
-        // MARK: SDK targets (the client SDK and its Apple-only UI)
-        // Tangled from chapters 05-07, 09 and 10: the client SDK, Foundation only; it talks to the
-        // service over HTTP and never links the server.
-        .target(name: "Li2DeepLinks", dependencies: ["DeepLinkCore"]),
-        // Tangled, Apple-only (SwiftUI, UIKit): empty on Linux, where its blocks are parse-checked.
-        .target(name: "Li2DeepLinksUI", dependencies: ["Li2DeepLinks"]),
+        // MARK: SDK target
+        // Tangled from chapters 05-07, 09 and 10: the client SDK with Li2SDK 0.2.0's API. It talks
+        // to the service over HTTP and never links the server; its Apple-only parts (paste button,
+        // SwiftUI modifier, UIPasteboard) are behind `#if canImport`, parse-checked on Linux.
+        .target(name: "Li2SDK", dependencies: ["DeepLinkCore"]),
 
         .executableTarget(
             name: "workbook",
@@ -113,10 +112,12 @@ let package = Package(
         ),
 
         // MARK: SDK test targets
-        .testTarget(name: "Li2DeepLinksTests", dependencies: ["Li2DeepLinks"]),
+        .testTarget(name: "Li2SDKTests", dependencies: ["Li2SDK"]),
+        // Hand-written: the SDK against Li2SDK 0.2.0's public API, its listing and its README's calls.
+        .testTarget(name: "Li2SDKAPITests", dependencies: ["Li2SDK"]),
         // Tangled from chapters 11 and 12: the SDK against the real `workbook serve` on 127.0.0.1
         // (the dependency on `workbook` builds the binary the journeys start).
-        .testTarget(name: "Li2JourneyTests", dependencies: ["Li2DeepLinks", "workbook"]),
+        .testTarget(name: "Li2JourneyTests", dependencies: ["Li2SDK", "workbook"]),
 
         // Runs the built executables as a user would; needs them built first.
         .testTarget(

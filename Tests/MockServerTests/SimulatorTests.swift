@@ -240,9 +240,15 @@ struct SimulatorTests {
                 "clipboardStatus": "read",
                 "deepLink": "https://go.example/summer?li2_cid=\(TestServer.token(2))",
             ])
+        // Li2SDK 0.2.0's two headers, and the User-Agent of an iPhone's URLSession; the Host is the
+        // transport's, as on a real connection.
         let headers = try #require(request["headers"] as? [String: String])
-        #expect(headers["X-Li2-Key"] == TestServer.publishableKey)
-        #expect(headers["X-Li2-Platform"] == "ios")
+        #expect(
+            headers == [
+                "Content-Type": "application/json", "X-Li2-Key": TestServer.publishableKey,
+                "User-Agent": "ShopApp/1.0 CFNetwork/1494.0.7 Darwin/23.4.0",
+                "Host": try #require(headers["Host"]),
+            ])
         let answer = try #require(log.last?["body"] as? [String: Any])
         #expect(answer["matchMethod"] as? String == "clipboard")
     }

@@ -1,6 +1,6 @@
 import Foundation
 import HTTPShell
-import Li2DeepLinks
+import Li2SDK
 
 /// What a simulated user can do, as the events route names it.
 public enum SimulatorEvent: String, CaseIterable, Sendable {
@@ -55,6 +55,22 @@ struct SimulatorLink: Sendable {
     var shortLink: String
 }
 
+/// The phone a session plays.
+enum SimulatedPlatform: String, Sendable {
+    case ios
+    case android
+
+    /// What the phone's HTTP client sends as its User-Agent: URLSession on an iPhone
+    /// (`… CFNetwork/… Darwin/…`), OkHttp on Android. The SDK sets no User-Agent of its own, and
+    /// the service reads the platform from this header when the body does not say it (chapter 8).
+    var appUserAgent: String {
+        switch self {
+        case .ios: return "ShopApp/1.0 CFNetwork/1494.0.7 Darwin/23.4.0"
+        case .android: return "okhttp/4.12.0"
+        }
+    }
+}
+
 /// One simulated phone and its user: the state machine of a journey, with the real SDK
 /// (``Li2DeepLinkResolver`` on a ``Li2TestClock``, in-memory storage, a test clipboard) whose
 /// requests go to the session's server in process, and a browser that visits the short link
@@ -62,7 +78,7 @@ struct SimulatorLink: Sendable {
 @MainActor
 final class SimulatorSession {
     let id: String
-    let platform: Li2Platform
+    let platform: SimulatedPlatform
     let appInstalledAtStart: Bool
     let link: SimulatorLink
     let log: SimulatorLog
@@ -77,7 +93,7 @@ final class SimulatorSession {
     private(set) var isBusy = false
 
     private let server: SimulatorServer
-    private let configuration: Li2Configuration
+    private let configuration: Li2Config
     private let clock = Li2TestClock()
     private let storage = Li2InMemoryStorage()
     private let pasteboard = Li2TestPasteboard()
@@ -91,7 +107,7 @@ final class SimulatorSession {
         publishableKey: String, linkDomains: [String], apiBaseURL: URL, logLimit: Int, expiresAt: Date
     ) {
         self.id = id
-        self.platform = Li2Platform(rawValue: platform) ?? .ios
+        self.platform = SimulatedPlatform(rawValue: platform) ?? .ios
         self.appInstalledAtStart = appInstalled
         self.appInstalled = appInstalled
         self.link = link
@@ -99,11 +115,11 @@ final class SimulatorSession {
         self.log = SimulatorLog(limit: logLimit)
         self.expiresAt = expiresAt
         self.startedAt = server.now()
-        // One attempt only: a retry would wait on the test clock, which only moves on an event,
-        // so the answer of the one attempt (even an error) is the outcome to show.
-        self.configuration = Li2Configuration(
-            publishableKey: publishableKey, deepLinkDomains: linkDomains, apiBaseURL: apiBaseURL,
-            platform: self.platform, retryPolicy: Li2RetryPolicy(maxAttempts: 1))
+        // One attempt, the SDK's default: a retry would wait on the test clock, which only moves on
+        // an event, so the answer of the one attempt (even an error) is the outcome to show.
+        self.configuration = Li2Config(
+            publishableKey: publishableKey, apiBaseURL: apiBaseURL.absoluteString,
+            deepLinkDomains: linkDomains)
     }
 
     func touch(until date: Date) {
@@ -236,7 +252,7 @@ final class SimulatorSession {
         case .android:
             resolver.handleFirstLaunchDeferred(referrer: installReferrer ?? "")
         }
-        clock.advance(by: configuration.firstLaunchGrace)
+        clock.advance(by: .nanoseconds(configuration.firstLaunchGraceNanoseconds))
         if resolver.isConsentPending {
             state = .consentPending
         } else {
@@ -252,7 +268,7 @@ final class SimulatorSession {
         if let url = URL(string: link.shortLink) {
             resolver.handle(url: url)
         }
-        clock.advance(by: configuration.firstLaunchGrace)
+        clock.advance(by: .nanoseconds(configuration.firstLaunchGraceNanoseconds))
         await finish()
     }
 
@@ -263,17 +279,17 @@ final class SimulatorSession {
         case .ios: resolver.requestFirstLaunchConsentAfterGrace()
         case .android: resolver.handleFirstLaunchDeferred(referrer: installReferrer ?? "")
         }
-        clock.advance(by: configuration.firstLaunchGrace)
+        clock.advance(by: .nanoseconds(configuration.firstLaunchGraceNanoseconds))
         state = .relaunched
     }
 
     private func makeResolver() -> Li2DeepLinkResolver {
-        let client = Li2Client(
-            configuration: configuration,
+        let runtime = Li2Runtime(
+            config: configuration,
             dependencies: Li2Dependencies(
-                clock: clock.clock, storage: storage.storage, pasteboard: pasteboard.pasteboard,
+                clock: clock.clock, storage: storage.storage, pasteboard: pasteboard,
                 transport: transport, random: Li2Random { 0 }))
-        let resolver = Li2DeepLinkResolver(client: client) { [weak self] outcome in
+        let resolver = Li2DeepLinkResolver(runtime: runtime) { [weak self] outcome in
             self?.outcome = outcome
         }
         self.resolver = resolver
@@ -305,6 +321,7 @@ final class SimulatorSession {
             if let host = request.url.host {
                 headers["Host"] = request.url.port.map { "\(host):\($0)" } ?? host
             }
+            headers["User-Agent"] = self.platform.appUserAgent
             let httpRequest = HTTPRequest(
                 method: HTTPMethod(rawValue: request.method), target: target, headers: headers,
                 body: request.body)
@@ -392,10 +409,10 @@ extension SimulatorSession {
             let method = lastResponse?.matchMethod ?? "a link"
             return "The SDK matched by \(method) and hands the app \(destination.absoluteString) (chapter 8)."
         case .missed(let reason)?:
-            return "The SDK reports a miss: \(reason.rawValue.isEmpty ? "no reason given" : reason.rawValue) "
+            return "The SDK reports a miss: \(reason ?? "no reason given") "
                 + "(chapter 11 explains each reason)."
         case .failed(let error)?:
-            return "The SDK failed: \(error.description)."
+            return "The SDK failed: \(error.localizedDescription)."
         case nil:
             return "The SDK has no outcome."
         }
@@ -418,12 +435,12 @@ extension SimulatorSession {
                 deepLink: destination.absoluteString, clickId: clickId, error: nil)
         case .missed(let reason)?:
             return SimulatorOutcomeJSON(
-                kind: "missed", matchMethod: lastResponse?.matchMethod, missReason: reason.rawValue,
+                kind: "missed", matchMethod: lastResponse?.matchMethod, missReason: reason ?? "",
                 deepLink: nil, clickId: lastResponse?.clickId, error: nil)
         case .failed(let error)?:
             return SimulatorOutcomeJSON(
                 kind: "failed", matchMethod: nil, missReason: nil, deepLink: nil, clickId: nil,
-                error: error.description)
+                error: error.localizedDescription)
         case nil:
             return nil
         }
