@@ -119,6 +119,21 @@ struct APISurfaceTests {
         #expect(lines == ["Constructor Box.init() : Box", "Struct Box", "Var Box.label : Swift.String?"])
     }
 
+    @Test func withoutADigesterOrABuiltModuleTheTestFailsSayingWhatToRun() throws {
+        #expect(throws: APIDump.Failure.noDigester(searched: ["/no/such/folder"])) {
+            try APIDump.findDigester(path: "/no/such/folder")
+        }
+        let modules = APIDump.productsFolder.appendingPathComponent("Modules").path
+        #expect(throws: APIDump.Failure.moduleNotBuilt(module: "NoSuchModule", folder: modules)) {
+            try APIDump.modulesFolder(holding: "NoSuchModule")
+        }
+        #expect(
+            APIDump.Failure.moduleNotBuilt(module: "Kit", folder: "/b/debug/Modules").description
+                == "no Kit.swiftmodule in /b/debug/Modules, the module folder of the build these tests run in: "
+                + "build the tests first with ./wb test, or swift build --build-tests --scratch-path .build/test "
+                + "-Xswiftc -warnings-as-errors --enable-code-coverage")
+    }
+
     /// Compiles `source` as a module of a package and reduces the digester's dump of it.
     static func surface(of source: String, module: String) throws -> [String] {
         let digester = try APIDump.findDigester()
