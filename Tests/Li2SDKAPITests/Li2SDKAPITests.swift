@@ -17,7 +17,7 @@ struct Li2SDKAPITests {
         let expected = String(decoding: try Data(contentsOf: Self.listing), as: UTF8.self)
             .split(separator: "\n").map(String.init)
         #expect(expected.count == 145, "the listing was cut short: \(expected.count) lines")
-        // The digester takes a second or two: off the cooperative pool the other suites share.
+        // Waiting for the digester blocks a thread: off the cooperative pool the other suites share.
         let dump = await offThePool {
             Result { () throws(APIDump.Failure) in try APIDump.surface(of: Self.module) }
         }
