@@ -182,19 +182,12 @@ public struct BookChecker: Sendable {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
             "literate-parse-\(getpid())-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
-        var paths: [String] = []
+        let files: SwiftBlockFiles
         do {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            for (index, block) in blocks.enumerated() {
-                let url = folder.appendingPathComponent("block\(index).swift")
-                var text = "#sourceLocation(file: \"\(block.chapter)\", line: \(block.contentLine))\n"
-                // References stay as they are: -parse checks syntax, and `<<name>>` lines are
-                // replaced by a comment so they do not count as errors.
-                for line in block.lines {
-                    text += (ChunkReference(line) != nil ? "// " + line : line) + "\n"
-                }
-                try Data(text.utf8).write(to: url)
-                paths.append(url.path)
+            // References stay as they are: -parse checks syntax, and `<<name>>` lines are
+            // replaced by a comment so they do not count as errors.
+            files = try SwiftBlockFiles.write(blocks, in: folder) { line in
+                ChunkReference(line) != nil ? "// " + line : line
             }
         } catch {
             return [
@@ -203,21 +196,18 @@ public struct BookChecker: Sendable {
                     at: blocks[0].location)
             ]
         }
-        let run = ProcessRunner.run(swiftc, ["-parse"] + paths)
+        let run = ProcessRunner.run(swiftc, ["-parse"] + files.paths)
         guard run.status != 0 else { return [] }
-        var diagnostics: [Diagnostic] = []
-        for line in run.output.split(separator: "\n") {
-            guard let parsed = CompilerMessage(String(line)), parsed.severity != .note else { continue }
-            var location = SourceLocation(path: parsed.path, line: parsed.line, column: parsed.column)
-            // Messages the directive does not cover (such as one at the end of the file) still
-            // name the temporary file: map its physical line (line 1 is the directive).
-            if let index = paths.firstIndex(of: parsed.path) {
-                let block = blocks[index]
-                let offset = min(max(0, parsed.line - 2), max(0, block.lines.count - 1))
-                location = block.location(ofLine: offset)
-                location.column = parsed.column
-            }
-            diagnostics.append(Diagnostic(parsed.severity, text: parsed.message, at: location))
+        let (placed, unplaced) = files.place(run.output)
+        var diagnostics = placed.map { message in
+            Diagnostic(
+                message.severity, text: message.message,
+                at: blocks[message.block].location(ofLine: message.line, offset: message.column - 1))
+        }
+        diagnostics += unplaced.map { message in
+            Diagnostic(
+                message.severity, text: message.message,
+                at: SourceLocation(path: message.path, line: message.line, column: message.column))
         }
         if diagnostics.isEmpty {
             diagnostics.append(

@@ -5,6 +5,11 @@ import Literate
 /// The snippet checkers `workbook check` registers beyond the engine's own `json`: each one runs
 /// the code the book builds over the snippets that name it with `check=NAME`.
 enum SnippetCheckers {
+    /// The book's client SDK module: what `swift-sample` blocks are compiled against, and what the
+    /// API listing test (Tests/Li2SDKAPITests) compares with Li2SDK 0.2.0. Renaming the SDK target
+    /// is this line and the target's name in Package.swift.
+    static let sdkModule = "Li2SDK"
+
     /// The checkers for the book in `book` (transcripts run against that book's configuration).
     static func all(book: URL) -> [any SnippetChecker] {
         [
@@ -16,6 +21,7 @@ enum SnippetCheckers {
             InfoPlistChecker(),
             AndroidManifestChecker(),
             ConsoleChecker(bookFolder: book),
+            SwiftSampleChecker(bookFolder: book, module: sdkModule),
         ]
     }
 }
