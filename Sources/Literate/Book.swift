@@ -129,8 +129,8 @@ enum FileBytes {
 }
 
 /// `map` over independent work items on all cores, keeping the input order.
-enum ConcurrentMap {
-    static func map<Input: Sendable, Output: Sendable>(
+public enum ConcurrentMap {
+    public static func map<Input: Sendable, Output: Sendable>(
         _ inputs: [Input], _ transform: @Sendable (Input) -> Output
     ) -> [Output] {
         guard inputs.count > 1 else { return inputs.map(transform) }

@@ -130,9 +130,4 @@ struct SwiftSampleCheckerTests {
         try build(".build/test/debug/Modules", module: "SDK")
         #expect(checker.modulesFolder?.path == root.path + "/.build/test/debug/Modules")
     }
-
-    @Test func resultsComeBackInTheOrderOfTheSamples() {
-        let squares = SwiftSampleChecker.concurrentMap(Array(0..<20), width: 2) { $0 * $0 }
-        #expect(squares == (0..<20).map { $0 * $0 })
-    }
 }

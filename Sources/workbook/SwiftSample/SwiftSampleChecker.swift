@@ -30,8 +30,6 @@ struct SwiftSampleChecker: SnippetChecker {
     var searchedFolders: [String]
     /// The compiler; nil makes every sample an error.
     var swiftc: String? = BookChecker.findExecutable("swiftc")
-    /// How many compilers run at once (each takes a core and a few hundred megabytes).
-    var width = 2
 
     /// The module folders of `./wb test`'s build and of `./wb serve`'s, inside the book folder.
     static let buildFolders = [".build/test/debug/Modules", ".build/debug/Modules"]
@@ -58,7 +56,8 @@ struct SwiftSampleChecker: SnippetChecker {
             let message = SwiftSampleMessage.moduleNotBuilt(module: module, searched: searchedFolders)
             return snippets.map { _ in [SnippetFinding(.error, message)] }
         }
-        return Self.concurrentMap(snippets, width: width) { snippet in
+        // One compiler per core at a time; the results keep the samples' order.
+        return ConcurrentMap.map(snippets) { snippet in
             Self.typecheck(snippet, swiftc: swiftc, modules: modules)
         }
     }
@@ -92,47 +91,5 @@ struct SwiftSampleChecker: SnippetChecker {
                     .error, SwiftSampleMessage.compilerFailed(status: run.status, output: run.output)))
         }
         return findings
-    }
-
-    /// `transform` over `items`, at most `width` at a time, the results in the order of `items`.
-    static func concurrentMap<Item: Sendable, Result: Sendable>(
-        _ items: [Item], width: Int, _ transform: @escaping @Sendable (Item) -> Result
-    ) -> [Result] {
-        let results = OrderedResults<Result>(count: items.count)
-        DispatchQueue.concurrentPerform(iterations: max(1, min(width, items.count))) { _ in
-            while let index = results.claim() { results.store(transform(items[index]), at: index) }
-        }
-        return results.values
-    }
-}
-
-/// The results of a ``SwiftSampleChecker/concurrentMap(_:width:_:)``: workers claim the next
-/// index and store what they made there.
-private final class OrderedResults<Value: Sendable>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var next = 0
-    private var slots: [Value?]
-
-    init(count: Int) { slots = Array(repeating: nil, count: count) }
-
-    func claim() -> Int? {
-        lock.lock()
-        defer { lock.unlock() }
-        guard next < slots.count else { return nil }
-        next += 1
-        return next - 1
-    }
-
-    func store(_ value: Value, at index: Int) {
-        lock.lock()
-        defer { lock.unlock() }
-        slots[index] = value
-    }
-
-    /// Every result, once every claimed index is stored.
-    var values: [Value] {
-        lock.lock()
-        defer { lock.unlock() }
-        return slots.map { $0! }
     }
 }
