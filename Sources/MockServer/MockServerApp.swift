@@ -205,15 +205,16 @@ struct Handlers: Sendable {
             body: TrackOpenJSON.response(answer.body))
     }
 
-    /// Lead and sale share everything but the body type: the key check answers like every other
-    /// endpoint; a body problem answers with the conversion envelope.
+    /// Lead and sale share everything but the body type. Every refusal, the key check's 401
+    /// included, answers with the conversion envelope, its `code` the HTTP status, as Li2's
+    /// conversion endpoints do (Li2SDK 0.2.0 reads the envelope's `message` on every non-2xx).
     func conversion<Body: Decodable, Payload>(
         _ request: HTTPRequest, _ type: Body.Type,
         call: (Body) async throws(ServiceError) -> Answer<ConversionEnvelope<Payload>>
     ) async throws -> HTTPResponse {
-        try authorize(request, for: .track)
         let answer: Answer<ConversionEnvelope<Payload>>
         do throws(ServiceError) {
+            try service.configuration.keys.authorize(Self.presentedKeys(request), for: .track)
             let body: Body
             do {
                 body = try request.decodeJSON(type)
@@ -222,7 +223,11 @@ struct Handlers: Sendable {
             }
             answer = try await call(body)
         } catch {
-            return try .json(ConversionEnvelope<Payload>.failure(error, status: 400), status: .badRequest)
+            let refusal = Self.httpError(error)
+            return try .json(
+                ConversionEnvelope<Payload>.failure(error, status: refusal.status.code),
+                status: refusal.status,
+                headers: refusal.headers)
         }
         try await recorder.record(answer.events)
         return try .json(answer.body)
@@ -282,13 +287,15 @@ struct Handlers: Sendable {
     // MARK: Keys, errors, parameters
 
     func authorize(_ request: HTTPRequest, for access: APIKeys.Access) throws(HTTPError) {
-        let presented = PresentedKeys(
-            xLi2Key: request.headers["X-Li2-Key"], authorization: request.headers["Authorization"])
         do {
-            try service.configuration.keys.authorize(presented, for: access)
+            try service.configuration.keys.authorize(Self.presentedKeys(request), for: access)
         } catch {
             throw Self.httpError(error)
         }
+    }
+
+    static func presentedKeys(_ request: HTTPRequest) -> PresentedKeys {
+        PresentedKeys(xLi2Key: request.headers["X-Li2-Key"], authorization: request.headers["Authorization"])
     }
 
     func serviceCall<Value>(_ call: () async throws(ServiceError) -> Value) async throws(HTTPError) -> Value {

@@ -131,13 +131,14 @@ let endpointCases: [EndpointCase] = [
             200,
             #"{"clickId":"T000000000000001","link":null,"missReason":"clipboard_empty","platform":"ios"}"#)),
     EndpointCase(
-        id: "open-secret-key-tracks", source: "chapter 08: a secret key may track",
+        id: "open-secret-key-refused", source: "Li2SDK 0.2.0: a server key on track/open returns 401",
         request: post(
             "/api/v1/track/open", #"{"deepLink":"https://go.example/nope"}"#,
             headers: ["Authorization": "Bearer \(TestServer.secretKey)", "X-Li2-Platform": "android"]),
-        expected: jsonResponse(
-            200,
-            #"{"clickId":"T000000000000001","link":null,"missReason":"unknown_link","platform":"android"}"#)),
+        expected: errorResponse(
+            401, "publishable_key_required",
+            "a secret (server) key was sent where the app's publishable key (li2_pk_…) belongs",
+            headers: unauthorizedHeaders)),
     EndpointCase(
         id: "open-without-key", source: "Li2 API: a missing key → 401",
         request: post("/api/v1/track/open", #"{"deepLink":"https://go.example/summer"}"#),
@@ -190,11 +191,31 @@ let endpointCases: [EndpointCase] = [
             400, #"{"code":400,"data":null,"error_code":"INVALID_REQUEST","message":"click_id is required"}"#)
     ),
     EndpointCase(
-        id: "lead-without-key", source: "Li2 API: 401 everywhere, in the common error shape",
+        id: "lead-without-key",
+        source: "Li2SDK 0.2.0: conversion refusals are {code, message, data} envelopes",
         request: post("/api/v1/track/lead", #"{"click_id":""}"#),
-        expected: errorResponse(
-            401, "missing_key", "an API key is required: send X-Li2-Key or Authorization: Bearer",
+        expected: jsonResponse(
+            401,
+            #"{"code":401,"data":null,"error_code":"UNAUTHORIZED","message":"an API key is required: send X-Li2-Key or Authorization: Bearer"}"#,
             headers: unauthorizedHeaders)),
+    EndpointCase(
+        id: "sale-secret-key-refused", source: "Li2SDK 0.2.0: a server key on track/sale returns 401",
+        request: post(
+            "/api/v1/track/sale", #"{"click_id":"","external_id":"user_42","amount":100}"#,
+            headers: ["X-Li2-Key": TestServer.secretKey]),
+        expected: jsonResponse(
+            401,
+            #"{"code":401,"data":null,"error_code":"UNAUTHORIZED","message":"a secret (server) key was sent where the app's publishable key (li2_pk_…) belongs"}"#,
+            headers: unauthorizedHeaders)),
+    EndpointCase(
+        id: "sale-of-zero", source: "Li2SDK 0.2.0: amount must be > 0; the server rejects 0",
+        request: post(
+            "/api/v1/track/sale", #"{"click_id":"","external_id":"user_42","amount":0}"#, headers: publishable
+        ),
+        expected: jsonResponse(
+            400,
+            #"{"code":400,"data":null,"error_code":"INVALID_REQUEST","message":"amount must be greater than 0, in minor units"}"#
+        )),
     EndpointCase(
         id: "sale-attributed", source: "Li2 API: a sale answers sale_event_id and customer_id",
         request: post("/api/v1/track/sale", summerSale, headers: publishable),
