@@ -14,6 +14,7 @@ import Foundation
 ///              "url": "https://shop.example/sale?campaign=summer"}],
 ///   "keys": {"publishable": "li2_pk_…", "secret": "li2_sk_…"},
 ///   "deferredRecordTTLSeconds": 86400,
+///   "conversionTracking": true,
 ///   "limits": {"connections": 1024, "connectionsPerIP": 512, "connectionTimeoutSeconds": 30}
 /// }
 /// ```
@@ -79,14 +80,41 @@ public struct ServerConfiguration: Codable, Equatable, Sendable {
     public var siteOrigin: String?
     public var ios: IOSApp?
     public var android: AndroidApp?
-    public var links: [Link]
+    public var links: [ConfiguredLink]
     public var keys: Keys
     public var deferredRecordTTLSeconds: Int?
+    /// False: the workspace's plan lacks conversion tracking, and every lead and sale is a 403.
+    /// Absent means true.
+    public var conversionTracking: Bool?
     public var limits: Limits?
+
+    /// A link of the configuration: the link itself, and whether its conversions are tracked.
+    public struct ConfiguredLink: Codable, Equatable, Sendable {
+        public var id: String
+        public var domain: String
+        public var key: String
+        public var url: String
+        /// False: leads and sales attributed to a click on this link are a 403. Absent means true.
+        public var conversionTracking: Bool?
+
+        public init(id: String, domain: String, key: String, url: String, conversionTracking: Bool? = nil) {
+            self.id = id
+            self.domain = domain
+            self.key = key
+            self.url = url
+            self.conversionTracking = conversionTracking
+        }
+
+        /// The link as the service keeps it and `track/open` answers it, its domain in lower case.
+        public var link: Link {
+            Link(id: id, domain: domain.lowercased(), key: key, url: url)
+        }
+    }
 
     public init(
         linkDomains: [String], siteOrigin: String? = nil, ios: IOSApp? = nil, android: AndroidApp? = nil,
-        links: [Link] = [], keys: Keys, deferredRecordTTLSeconds: Int? = nil, limits: Limits? = nil
+        links: [ConfiguredLink] = [], keys: Keys, deferredRecordTTLSeconds: Int? = nil,
+        conversionTracking: Bool? = nil, limits: Limits? = nil
     ) {
         self.linkDomains = linkDomains
         self.siteOrigin = siteOrigin
@@ -95,6 +123,7 @@ public struct ServerConfiguration: Codable, Equatable, Sendable {
         self.links = links
         self.keys = keys
         self.deferredRecordTTLSeconds = deferredRecordTTLSeconds
+        self.conversionTracking = conversionTracking
         self.limits = limits
     }
 
@@ -183,12 +212,14 @@ public struct ServerConfiguration: Codable, Equatable, Sendable {
         ServiceConfiguration(
             linkDomains: linkDomains, appStoreID: ios?.appStoreID, androidPackage: android?.package,
             deferredRecordTTL: TimeInterval(deferredRecordTTLSeconds ?? 24 * 3_600),
-            keys: APIKeys(publishable: keys.publishable, secret: keys.secret))
+            keys: APIKeys(publishable: keys.publishable, secret: keys.secret),
+            conversionTracking: conversionTracking ?? true,
+            linksWithoutConversionTracking: Set(links.filter { $0.conversionTracking == false }.map(\.id)))
     }
 
     /// The configured links with their domains in lower case, as the link store keeps them.
     public var normalizedLinks: [Link] {
-        links.map { Link(id: $0.id, domain: $0.domain.lowercased(), key: $0.key, url: $0.url) }
+        links.map(\.link)
     }
 
     static func isHostName(_ text: String) -> Bool {

@@ -56,6 +56,25 @@ struct ConfigurationTests {
         _ = try WellKnownFiles(configuration: configuration)
     }
 
+    /// The demo tracks conversions for the workspace and for every link but `press`, so that
+    /// chapter 11 can show the 403 of a link whose tracking is off.
+    @Test func conversionTrackingIsSwitchedOffPerWorkspaceOrPerLink() throws {
+        let demo = try ServerConfiguration.load(from: demoConfiguration, environment: [:])
+        #expect(demo.serviceConfiguration.conversionTracking)
+        #expect(demo.serviceConfiguration.linksWithoutConversionTracking == ["link_press"])
+        var off = demo
+        off.conversionTracking = false
+        #expect(off.serviceConfiguration.conversionTracking == false)
+        let json =
+            #"{"id":"l","domain":"go.example","key":"k","url":"https://a.example","conversionTracking":false}"#
+        let link = try JSONDecoder().decode(ServerConfiguration.ConfiguredLink.self, from: Data(json.utf8))
+        #expect(
+            link
+                == .init(
+                    id: "l", domain: "go.example", key: "k", url: "https://a.example",
+                    conversionTracking: false))
+    }
+
     @Test func theEnvironmentReplacesTheKeys() throws {
         let configuration = try ServerConfiguration.load(
             from: demoConfiguration,

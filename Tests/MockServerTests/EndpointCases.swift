@@ -79,8 +79,9 @@ let expectedAssetLinks = """
     ]
     """
 
+/// A sale that carries an email, so that it may create its customer (no lead came first).
 let summerSale =
-    #"{"click_id":"Xq2hT8bLm4RwZc1N","external_id":"user_42","amount":4999,"invoice_id":"in_1001"}"#
+    #"{"click_id":"Xq2hT8bLm4RwZc1N","external_id":"user_42","amount":4999,"invoice_id":"in_1001","email":"ada@example.com"}"#
 
 let endpointCases: [EndpointCase] = [
     // The server itself.
@@ -223,6 +224,15 @@ let endpointCases: [EndpointCase] = [
             200,
             #"{"code":200,"data":{"customer_id":"user_42","sale_event_id":"sale_T000000000000001","success":true},"#
                 + #""message":"Sale tracked successfully"}"#)),
+    EndpointCase(
+        id: "sale-customer-not-found", source: "Li2SDK 0.2.0: customer not found is a 400",
+        request: post(
+            "/api/v1/track/sale", #"{"click_id":"","external_id":"user_9","amount":100}"#,
+            headers: publishable),
+        expected: jsonResponse(
+            400,
+            #"{"code":400,"data":null,"error_code":"INVALID_REQUEST","message":"customer not found: no lead "#
+                + #"names external_id user_9 yet; send email, name or phone to create the customer"}"#)),
     EndpointCase(
         id: "sale-repeated-invoice", source: "Li2 API: invoice_id de-duplicates within 7 days",
         setup: [post("/api/v1/track/sale", summerSale, headers: publishable)],

@@ -24,10 +24,10 @@ enum TestServer {
         ios: .init(teamID: "ABCDE12345", bundleID: "com.example.shop", appStoreID: "1234567890"),
         android: .init(package: "com.example.shop", sha256CertFingerprints: [fingerprint]),
         links: [
-            Link(
+            .init(
                 id: "link_summer", domain: "go.example", key: "summer",
                 url: "https://shop.example/sale?campaign=summer"),
-            Link(id: "link_winter", domain: "go.example", key: "winter", url: "https://shop.example/winter"),
+            .init(id: "link_winter", domain: "go.example", key: "winter", url: "https://shop.example/winter"),
         ],
         keys: .init(publishable: publishableKey, secret: secretKey))
 

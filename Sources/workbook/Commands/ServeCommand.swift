@@ -217,7 +217,7 @@ enum ServeSession {
         if configuration.android != nil {
             lines.append("  curl \(address)/.well-known/assetlinks.json")
         }
-        if let link = configuration.links.first {
+        if let link = configuration.links.first?.link {
             lines.append("  open \(address)/l/\(link.domain)/\(link.key) in a browser (a short link)")
             lines.append(
                 "  curl -X POST \(address)/api/v1/track/open -H 'X-Li2-Key: \(configuration.keys.publishable)' "
