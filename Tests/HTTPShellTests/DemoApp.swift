@@ -97,10 +97,11 @@ struct ShellCase: Sendable, CustomStringConvertible {
 
 let shellCases: [ShellCase] = [
     ShellCase(
-        id: "health-ok", source: "STYLE.md: The server", method: .get, target: "/health",
+        id: "health-ok", source: "this book: house style, The server", method: .get, target: "/health",
         expected: jsonResponse(.ok, #"{"status":"ok"}"#)),
     ShellCase(
-        id: "unknown-path-404", source: "STYLE.md: Errors and diagnostics", method: .get, target: "/nope",
+        id: "unknown-path-404", source: "this book: house style, Errors and diagnostics", method: .get,
+        target: "/nope",
         expected: jsonResponse(.notFound, #"{"error":{"code":"not_found","message":"no route for /nope"}}"#)),
     ShellCase(
         id: "wrong-method-405-names-allowed", source: "RFC 9110 §15.5.6", method: .get,
@@ -118,7 +119,7 @@ let shellCases: [ShellCase] = [
         target: "/api/v1/links/a%2Fb",
         expected: jsonResponse(.ok, #"{"key":"a/b"}"#)),
     ShellCase(
-        id: "remainder-parameter-takes-the-rest", source: "STYLE.md: The server", method: .get,
+        id: "remainder-parameter-takes-the-rest", source: "this book: house style, The server", method: .get,
         target: "/site/chapters/03-universal-links.html",
         expected: jsonResponse(.ok, #"{"path":"chapters/03-universal-links.html"}"#)),
     ShellCase(
@@ -130,7 +131,7 @@ let shellCases: [ShellCase] = [
         headers: ["x-li2-key": "li2_pk_demo"],
         expected: jsonResponse(.ok, #"{"key":"li2_pk_demo"}"#)),
     ShellCase(
-        id: "thrown-http-error-is-rendered", source: "DESIGN.md: publishable keys (401 without)",
+        id: "thrown-http-error-is-rendered", source: "this book: publishable keys (401 without)",
         method: .get, target: "/api/v1/secure",
         expected: jsonResponse(
             .unauthorized, #"{"error":{"code":"missing_key","message":"X-Li2-Key header is required"}}"#)),
@@ -177,7 +178,8 @@ let shellCases: [ShellCase] = [
             .badRequest,
             #"{"error":{"code":"invalid_json","message":"request body is empty; expected JSON"}}"#)),
     ShellCase(
-        id: "unexpected-error-is-a-generic-500", source: "STYLE.md: Errors are values", method: .get,
+        id: "unexpected-error-is-a-generic-500", source: "this book: house style, Errors are values",
+        method: .get,
         target: "/boom",
         expected: jsonResponse(
             .internalServerError,

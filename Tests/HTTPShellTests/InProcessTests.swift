@@ -94,30 +94,35 @@ struct RoutePatternTests {
 
     static let cases: [PatternCase] = [
         PatternCase(
-            id: "literal", source: "STYLE.md: The server", pattern: "/health", path: "/health",
+            id: "literal", source: "this book: house style, The server", pattern: "/health", path: "/health",
             expected: .init()),
         PatternCase(
-            id: "literal-mismatch", source: "STYLE.md: The server", pattern: "/health", path: "/Health",
+            id: "literal-mismatch", source: "this book: house style, The server", pattern: "/health",
+            path: "/Health",
             expected: nil),
         PatternCase(
-            id: "parameter", source: "STYLE.md: The server", pattern: "/links/{key}", path: "/links/abc",
+            id: "parameter", source: "this book: house style, The server", pattern: "/links/{key}",
+            path: "/links/abc",
             expected: .init(["key": "abc"])),
         PatternCase(
-            id: "parameter-needs-a-segment", source: "STYLE.md: The server", pattern: "/links/{key}",
+            id: "parameter-needs-a-segment", source: "this book: house style, The server",
+            pattern: "/links/{key}",
             path: "/links/",
             expected: nil),
         PatternCase(
-            id: "parameter-is-one-segment", source: "STYLE.md: The server", pattern: "/links/{key}",
+            id: "parameter-is-one-segment", source: "this book: house style, The server",
+            pattern: "/links/{key}",
             path: "/links/a/b", expected: nil),
         PatternCase(
-            id: "remainder", source: "STYLE.md: The server", pattern: "/site/{path...}",
+            id: "remainder", source: "this book: house style, The server", pattern: "/site/{path...}",
             path: "/site/a/b.html",
             expected: .init(["path": "a/b.html"])),
         PatternCase(
-            id: "remainder-needs-a-segment", source: "STYLE.md: The server", pattern: "/site/{path...}",
+            id: "remainder-needs-a-segment", source: "this book: house style, The server",
+            pattern: "/site/{path...}",
             path: "/site", expected: nil),
         PatternCase(
-            id: "two-parameters", source: "STYLE.md: The server", pattern: "/{domain}/{key}",
+            id: "two-parameters", source: "this book: house style, The server", pattern: "/{domain}/{key}",
             path: "/go.example/x1",
             expected: .init(["domain": "go.example", "key": "x1"])),
     ]

@@ -19,71 +19,72 @@ struct JSONSyntaxTests {
 
     static let cases: [Case] = [
         Case(
-            id: "object", source: "RFC 8259 4", text: #"{"a": [1, -2.5e+3, true, false, null]}"#,
+            id: "object", source: "RFC 8259 §4", text: #"{"a": [1, -2.5e+3, true, false, null]}"#,
             expected: nil),
-        Case(id: "scalar-document", source: "RFC 8259 2", text: " 42 ", expected: nil),
+        Case(id: "scalar-document", source: "RFC 8259 §2", text: " 42 ", expected: nil),
         Case(
-            id: "escapes", source: "RFC 8259 7", text: #"["\"\\\/\b\f\n\r\t\u00e9", "é"]"#, expected: nil),
-        Case(id: "byte-order-mark", source: "RFC 8259 8.1", text: "\u{FEFF}[]", expected: nil),
+            id: "escapes", source: "RFC 8259 §7", text: #"["\"\\\/\b\f\n\r\t\u00e9", "é"]"#, expected: nil),
+        Case(id: "byte-order-mark", source: "RFC 8259 §8.1", text: "\u{FEFF}[]", expected: nil),
         Case(
-            id: "trailing-comma-in-object", source: "RFC 8259 4", text: "{\n  \"a\": 1,\n}",
+            id: "trailing-comma-in-object", source: "RFC 8259 §4", text: "{\n  \"a\": 1,\n}",
             expected: problem(2, 9, "a comma before '}': remove the trailing comma")),
         Case(
-            id: "trailing-comma-in-array", source: "RFC 8259 5", text: "[1, 2, ]",
+            id: "trailing-comma-in-array", source: "RFC 8259 §5", text: "[1, 2, ]",
             expected: problem(1, 6, "a comma before ']': remove the trailing comma")),
         Case(
-            id: "single-quotes", source: "RFC 8259 7", text: "{'a': 1}",
+            id: "single-quotes", source: "RFC 8259 §7", text: "{'a': 1}",
             expected: problem(1, 2, JSONSyntax.Message.singleQuotes)),
         Case(
-            id: "unquoted-key", source: "RFC 8259 4", text: "{a: 1}",
+            id: "unquoted-key", source: "RFC 8259 §4", text: "{a: 1}",
             expected: problem(1, 2, JSONSyntax.Message.expectedKey)),
         Case(
-            id: "missing-colon", source: "RFC 8259 4", text: #"{"a" 1}"#,
+            id: "missing-colon", source: "RFC 8259 §4", text: #"{"a" 1}"#,
             expected: problem(1, 6, JSONSyntax.Message.expectedColon)),
         Case(
-            id: "missing-comma", source: "RFC 8259 5", text: "[1 2]",
+            id: "missing-comma", source: "RFC 8259 §5", text: "[1 2]",
             expected: problem(1, 4, JSONSyntax.Message.expectedArrayEnd)),
         Case(
-            id: "missing-comma-in-object", source: "RFC 8259 4", text: "{\"a\": 1 \"b\": 2}",
+            id: "missing-comma-in-object", source: "RFC 8259 §4", text: "{\"a\": 1 \"b\": 2}",
             expected: problem(1, 9, JSONSyntax.Message.expectedObjectEnd)),
         Case(
-            id: "leading-zero", source: "RFC 8259 6", text: "[01]",
+            id: "leading-zero", source: "RFC 8259 §6", text: "[01]",
             expected: problem(1, 2, JSONSyntax.Message.invalidNumber)),
         Case(
-            id: "bare-fraction", source: "RFC 8259 6", text: "[1.]",
+            id: "bare-fraction", source: "RFC 8259 §6", text: "[1.]",
             expected: problem(1, 2, JSONSyntax.Message.invalidNumber)),
         Case(
-            id: "plus-sign", source: "RFC 8259 6", text: "[+1]",
+            id: "plus-sign", source: "RFC 8259 §6", text: "[+1]",
             expected: problem(1, 2, JSONSyntax.Message.expectedValue)),
         Case(
-            id: "tab-in-string", source: "RFC 8259 7", text: "[\"a\tb\"]",
+            id: "tab-in-string", source: "RFC 8259 §7", text: "[\"a\tb\"]",
             expected: problem(1, 4, JSONSyntax.Message.controlCharacter)),
         Case(
-            id: "unknown-escape", source: "RFC 8259 7", text: #"["\x"]"#,
+            id: "unknown-escape", source: "RFC 8259 §7", text: #"["\x"]"#,
             expected: problem(1, 3, JSONSyntax.Message.invalidEscape)),
         Case(
-            id: "short-unicode-escape", source: "RFC 8259 7", text: #"["\u12"]"#,
+            id: "short-unicode-escape", source: "RFC 8259 §7", text: #"["\u12"]"#,
             expected: problem(1, 3, JSONSyntax.Message.invalidEscape)),
         Case(
-            id: "unterminated-string", source: "RFC 8259 7", text: "{\"a\": \"open}",
+            id: "unterminated-string", source: "RFC 8259 §7", text: "{\"a\": \"open}",
             expected: problem(1, 7, JSONSyntax.Message.unterminatedString)),
         Case(
-            id: "truncated", source: "RFC 8259 2", text: "{\"a\": [1,",
+            id: "truncated", source: "RFC 8259 §2", text: "{\"a\": [1,",
             expected: problem(1, 10, JSONSyntax.Message.endOfFile)),
         Case(
-            id: "empty", source: "RFC 8259 2", text: "", expected: problem(1, 1, JSONSyntax.Message.endOfFile)
+            id: "empty", source: "RFC 8259 §2", text: "",
+            expected: problem(1, 1, JSONSyntax.Message.endOfFile)
         ),
         Case(
-            id: "misspelt-literal", source: "RFC 8259 3", text: "[tru]",
+            id: "misspelt-literal", source: "RFC 8259 §3", text: "[tru]",
             expected: problem(1, 2, JSONSyntax.Message.expectedValue)),
         Case(
-            id: "text-after-document", source: "RFC 8259 2", text: "{} {}",
+            id: "text-after-document", source: "RFC 8259 §2", text: "{} {}",
             expected: problem(1, 4, JSONSyntax.Message.trailingText)),
         Case(
-            id: "columns-count-characters", source: "chapter 00, diagnostics", text: "[\"é\" 1]",
+            id: "columns-count-characters", source: "this book: chapter 00, diagnostics", text: "[\"é\" 1]",
             expected: problem(1, 6, JSONSyntax.Message.expectedArrayEnd)),
         Case(
-            id: "deep-nesting", source: "RFC 8259 9 (implementations may limit depth)",
+            id: "deep-nesting", source: "RFC 8259 §9 (implementations may limit depth)",
             text: String(repeating: "[", count: 600), expected: problem(1, 513, JSONSyntax.Message.tooDeep)),
     ]
 

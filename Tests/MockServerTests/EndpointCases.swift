@@ -86,10 +86,10 @@ let summerSale =
 let endpointCases: [EndpointCase] = [
     // The server itself.
     EndpointCase(
-        id: "healthz", source: "Li2 API: GET /healthz", request: get("/healthz"),
+        id: "healthz", source: "this book: GET /healthz", request: get("/healthz"),
         expected: jsonResponse(200, #"{"status":"ok"}"#)),
     EndpointCase(
-        id: "openapi", source: "Li2 API: GET /api/v1/openapi.json", request: get("/api/v1/openapi.json"),
+        id: "openapi", source: "this book: GET /api/v1/openapi.json", request: get("/api/v1/openapi.json"),
         expected: HTTPResponse(
             status: .ok, headers: ["Content-Type": "application/json"],
             body: ServerResources.openAPIDocument(for: TestServer.configuration))
@@ -110,12 +110,13 @@ let endpointCases: [EndpointCase] = [
         expected: errorResponse(
             405, "method_not_allowed", "GET is not allowed here; use POST", headers: ["Allow": "POST"])),
     EndpointCase(
-        id: "unknown-path", source: "chapter 08: one-segment paths are short links only on a link domain",
+        id: "unknown-path",
+        source: "this book: chapter 08, one-segment paths are short links only on a link domain",
         request: get("/favicon.ico"), expected: errorResponse(404, "not_found", "no route for /favicon.ico")),
 
     // track/open
     EndpointCase(
-        id: "open-universal-link", source: "Li2 API: immediate on iOS",
+        id: "open-universal-link", source: "Li2 guide: an immediate link on iOS is universal_link",
         request: post(
             "/api/v1/track/open", #"{"deepLink":"https://go.example/summer"}"#,
             headers: ["X-Li2-Key": TestServer.publishableKey, "User-Agent": iosApp]),
@@ -124,7 +125,7 @@ let endpointCases: [EndpointCase] = [
             #"{"clickId":"T000000000000001","link":\#(summerJSON),"matchMethod":"universal_link","platform":"ios"}"#
         )),
     EndpointCase(
-        id: "open-clipboard-empty", source: "Li2 API: a miss is a 200 with link null",
+        id: "open-clipboard-empty", source: "Li2 guide: a miss answers link null and a missReason",
         request: post(
             "/api/v1/track/open", #"{"li2Domains":["go.example"],"clipboardStatus":"empty"}"#,
             headers: publishable),
@@ -141,52 +142,52 @@ let endpointCases: [EndpointCase] = [
             "a secret (server) key was sent where the app's publishable key (li2_pk_…) belongs",
             headers: unauthorizedHeaders)),
     EndpointCase(
-        id: "open-without-key", source: "Li2 API: a missing key → 401",
+        id: "open-without-key", source: "Li2 guide: an empty publishable key → 401",
         request: post("/api/v1/track/open", #"{"deepLink":"https://go.example/summer"}"#),
         expected: errorResponse(
             401, "missing_key", "an API key is required: send X-Li2-Key or Authorization: Bearer",
             headers: unauthorizedHeaders)),
     EndpointCase(
-        id: "open-unknown-key", source: "Li2 API: an unknown key → 401",
+        id: "open-unknown-key", source: "Li2SDK 0.2.0: a key Li2 does not accept → 401",
         request: post(
             "/api/v1/track/open", #"{"deepLink":"https://go.example/summer"}"#,
             headers: ["X-Li2-Key": "li2_pk_someone_else"]),
         expected: errorResponse(401, "invalid_key", "the API key is not valid", headers: unauthorizedHeaders)),
     EndpointCase(
-        id: "open-nothing-to-resolve", source: "Li2 API: none of the three fields → 400",
+        id: "open-nothing-to-resolve", source: "this book: none of the three fields → 400",
         request: post("/api/v1/track/open", #"{"clipboardStatus":"empty"}"#, headers: publishable),
         expected: errorResponse(
             400, "missing_field", "one of deepLink, li2Domains or installReferrer is required")),
     EndpointCase(
-        id: "open-wrong-type", source: "Li2 API: wrong types → 400 naming the field",
+        id: "open-wrong-type", source: "this book: wrong types → 400 naming the field",
         request: post("/api/v1/track/open", #"{"li2Domains":"go.example"}"#, headers: publishable),
         expected: errorResponse(400, "invalid_field", "field 'li2Domains' must be an array")),
     EndpointCase(
-        id: "open-malformed-json", source: "Li2 API: malformed JSON → 400",
+        id: "open-malformed-json", source: "this book: malformed JSON → 400",
         request: post("/api/v1/track/open", #"{"deepLink":"#, headers: publishable),
         expected: errorResponse(400, "invalid_json", "request body is not valid JSON")),
     EndpointCase(
-        id: "open-invalid-utf8", source: "Li2 API: invalid UTF-8 → 400",
+        id: "open-invalid-utf8", source: "RFC 8259 §8.1: JSON text is UTF-8",
         request: HTTPRequest(
             method: .post, target: "/api/v1/track/open", headers: publishable,
             body: Data([0x7B, 0x22, 0xFF, 0x22, 0x3A, 0x31, 0x7D])),
         expected: errorResponse(400, "invalid_utf8", "request body is not valid UTF-8")),
     EndpointCase(
-        id: "open-oversize", source: "Li2 API: a body over 64 KB → 413",
+        id: "open-oversize", source: "this book: a body over 64 KB → 413",
         request: HTTPRequest(
             method: .post, target: "/api/v1/track/open", headers: publishable, body: Data(count: 65_537)),
         expected: errorResponse(413, "payload_too_large", "request body exceeds 65536 bytes")),
 
     // Conversions
     EndpointCase(
-        id: "lead-anonymous", source: "Li2 API: a lead without external_id is anonymous",
+        id: "lead-anonymous", source: "Li2SDK 0.2.0: an anonymous lead sends no external_id",
         request: post("/api/v1/track/lead", #"{"click_id":"Xq2hT8bLm4RwZc1N"}"#, headers: publishable),
         expected: jsonResponse(
             200,
             #"{"code":200,"data":{"customer_id":"anon_Xq2hT8bLm4RwZc1N","success":true},"#
                 + #""message":"Lead tracked successfully"}"#)),
     EndpointCase(
-        id: "lead-missing-click-id", source: "Li2 API: the exact 400 envelope",
+        id: "lead-missing-click-id", source: "Li2SDK 0.2.0: refusals are {code, message, data} envelopes",
         request: post("/api/v1/track/lead", #"{"external_id":"user_42"}"#, headers: publishable),
         expected: jsonResponse(
             400, #"{"code":400,"data":null,"error_code":"INVALID_REQUEST","message":"click_id is required"}"#)
@@ -218,7 +219,7 @@ let endpointCases: [EndpointCase] = [
             #"{"code":400,"data":null,"error_code":"INVALID_REQUEST","message":"amount must be greater than 0, in minor units"}"#
         )),
     EndpointCase(
-        id: "sale-attributed", source: "Li2 API: a sale answers sale_event_id and customer_id",
+        id: "sale-attributed", source: "Li2SDK 0.2.0: SaleData carries sale_event_id and customer_id",
         request: post("/api/v1/track/sale", summerSale, headers: publishable),
         expected: jsonResponse(
             200,
@@ -234,7 +235,7 @@ let endpointCases: [EndpointCase] = [
             #"{"code":400,"data":null,"error_code":"INVALID_REQUEST","message":"customer not found: no lead "#
                 + #"names external_id user_9 yet; send email, name or phone to create the customer"}"#)),
     EndpointCase(
-        id: "sale-repeated-invoice", source: "Li2 API: invoice_id de-duplicates within 7 days",
+        id: "sale-repeated-invoice", source: "this book: invoice_id de-duplicates within 7 days",
         setup: [post("/api/v1/track/sale", summerSale, headers: publishable)],
         request: post("/api/v1/track/sale", summerSale, headers: publishable),
         expected: jsonResponse(
@@ -242,7 +243,7 @@ let endpointCases: [EndpointCase] = [
             #"{"code":200,"data":{"customer_id":"user_42","sale_event_id":"sale_T000000000000001","success":true},"#
                 + #""message":"Sale already tracked for invoice_id in_1001"}"#)),
     EndpointCase(
-        id: "sale-wrong-type", source: "Li2 API: other invalid bodies likewise, with their own message",
+        id: "sale-wrong-type", source: "this book: other invalid bodies likewise, with their own message",
         request: post(
             "/api/v1/track/sale", #"{"click_id":"","external_id":"u","amount":"12"}"#, headers: publishable),
         expected: jsonResponse(
@@ -252,7 +253,7 @@ let endpointCases: [EndpointCase] = [
 
     // Management
     EndpointCase(
-        id: "create-link", source: "Li2 API: POST /api/v1/links → 201",
+        id: "create-link", source: "this book: POST /api/v1/links → 201",
         request: post(
             "/api/v1/links", #"{"domain":"go.example","key":"spring","url":"https://shop.example/spring"}"#,
             headers: secret),
@@ -261,30 +262,30 @@ let endpointCases: [EndpointCase] = [
             #"{"domain":"go.example","id":"link_T000000000000001","key":"spring","#
                 + #""shortLink":"https://go.example/spring","url":"https://shop.example/spring"}"#)),
     EndpointCase(
-        id: "create-link-taken", source: "Li2 API: 409 on a taken key",
+        id: "create-link-taken", source: "this book: 409 on a taken key",
         request: post(
             "/api/v1/links", #"{"domain":"go.example","key":"summer","url":"https://shop.example/"}"#,
             headers: secret),
         expected: errorResponse(409, "key_taken", "the key summer is already used on go.example")),
     EndpointCase(
-        id: "create-link-missing-url", source: "chapter 08: url is required",
+        id: "create-link-missing-url", source: "this book: chapter 08, url is required",
         request: post("/api/v1/links", #"{"domain":"go.example"}"#, headers: secret),
         expected: errorResponse(400, "missing_field", "field 'url' is required")),
     EndpointCase(
-        id: "create-link-publishable-header", source: "Li2 API: a publishable key as X-Li2-Key → 403",
+        id: "create-link-publishable-header", source: "this book: a publishable key as X-Li2-Key → 403",
         request: post(
             "/api/v1/links", #"{"domain":"go.example","url":"https://shop.example/"}"#, headers: publishable),
         expected: errorResponse(
             403, "secret_key_required",
             "this endpoint needs a secret key (li2_sk_…); a publishable key may only track")),
     EndpointCase(
-        id: "list-links-publishable-bearer", source: "Li2 API: a publishable key as a Bearer token → 403",
+        id: "list-links-publishable-bearer", source: "this book: a publishable key as a Bearer token → 403",
         request: get("/api/v1/links", headers: ["Authorization": "Bearer \(TestServer.publishableKey)"]),
         expected: errorResponse(
             403, "secret_key_required",
             "this endpoint needs a secret key (li2_sk_…); a publishable key may only track")),
     EndpointCase(
-        id: "list-links", source: "Li2 API: GET /api/v1/links",
+        id: "list-links", source: "this book: GET /api/v1/links",
         request: get("/api/v1/links", headers: secret),
         expected: jsonResponse(
             200,
@@ -293,7 +294,7 @@ let endpointCases: [EndpointCase] = [
                 + #"{"domain":"go.example","id":"link_winter","key":"winter","#
                 + #""shortLink":"https://go.example/winter","url":"https://shop.example/winter"}]}"#)),
     EndpointCase(
-        id: "events-newest-first", source: "Li2 API: GET /api/v1/events, conversions included",
+        id: "events-newest-first", source: "this book: GET /api/v1/events, conversions included",
         setup: [
             post(
                 "/api/v1/track/open", #"{"deepLink":"https://go.example/summer"}"#,
@@ -310,20 +311,20 @@ let endpointCases: [EndpointCase] = [
                 + #"{"at":"\#(TestServer.startText)","clickId":"T000000000000001","id":1,"linkId":"link_summer","#
                 + #""matchMethod":"universal_link","platform":"ios","type":"open"}]}"#)),
     EndpointCase(
-        id: "events-bad-limit", source: "chapter 08: limit is 1 to 1000",
+        id: "events-bad-limit", source: "this book: chapter 08, limit is 1 to 1000",
         request: get("/api/v1/events?limit=0", headers: secret),
         expected: errorResponse(
             400, "invalid_parameter", "query parameter 'limit' must be an integer from 1 to 1000")),
     EndpointCase(
-        id: "test-clock-absent", source: "Li2 API: without --test-clock the route does not exist",
+        id: "test-clock-absent", source: "this book: without --test-clock the route does not exist",
         request: post("/api/v1/test/clock", #"{"advanceSeconds":60}"#, headers: secret),
         expected: errorResponse(404, "not_found", "no route for /api/v1/test/clock")),
     EndpointCase(
-        id: "test-clock", source: "Li2 API: --test-clock enables POST /api/v1/test/clock", testClock: true,
+        id: "test-clock", source: "this book: --test-clock enables POST /api/v1/test/clock", testClock: true,
         request: post("/api/v1/test/clock", #"{"advanceSeconds":90}"#, headers: secret),
         expected: jsonResponse(200, #"{"now":"2025-06-15T15:08:10.000Z"}"#)),
     EndpointCase(
-        id: "test-clock-needs-secret", source: "Li2 API: the test clock needs the secret key",
+        id: "test-clock-needs-secret", source: "this book: the test clock needs the secret key",
         testClock: true,
         request: post("/api/v1/test/clock", #"{"advanceSeconds":90}"#, headers: publishable),
         expected: errorResponse(
@@ -332,7 +333,7 @@ let endpointCases: [EndpointCase] = [
 
     // CORS
     EndpointCase(
-        id: "preflight", source: "Li2 API: OPTIONS preflight → 204",
+        id: "preflight", source: "this book: OPTIONS preflight → 204",
         request: HTTPRequest(
             method: .options, target: "/api/v1/track/open",
             headers: [
@@ -348,7 +349,7 @@ let endpointCases: [EndpointCase] = [
                 "Access-Control-Max-Age": "600", "Vary": "Origin",
             ])),
     EndpointCase(
-        id: "preflight-other-origin", source: "chapter 08: only the site's own origin",
+        id: "preflight-other-origin", source: "this book: chapter 08, only the site's own origin",
         request: HTTPRequest(
             method: .options, target: "/api/v1/track/open",
             headers: ["Origin": "https://evil.example", "Access-Control-Request-Method": "POST"]),
@@ -364,7 +365,7 @@ let endpointCases: [EndpointCase] = [
 
     // Short links
     EndpointCase(
-        id: "interstitial", source: "Li2 API: iPhone → the interstitial page",
+        id: "interstitial", source: "Li2 guide: an iPhone gets the link with li2_cid to copy",
         request: get("/l/go.example/summer", headers: ["User-Agent": iPhoneSafari]),
         expected: HTTPResponse(
             status: .ok, headers: ["Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store"],
@@ -379,7 +380,7 @@ let endpointCases: [EndpointCase] = [
                         appStoreURL: "https://apps.apple.com/app/id1234567890")
                 ).utf8))),
     EndpointCase(
-        id: "play-store", source: "Li2 API: Android → 302 to Play with the referrer",
+        id: "play-store", source: "Li2 guide: Android goes to Play with li2_dl in the referrer",
         request: get("/l/go.example/summer", headers: ["User-Agent": androidChrome]),
         expected: HTTPResponse(
             status: HTTPStatus(302),
@@ -389,23 +390,23 @@ let endpointCases: [EndpointCase] = [
                 "Cache-Control": "no-store",
             ])),
     EndpointCase(
-        id: "destination", source: "Li2 API: any other User-Agent → 302 to the destination",
+        id: "destination", source: "this book: any other User-Agent → 302 to the destination",
         request: get("/l/go.example/winter", headers: ["User-Agent": desktopFirefox]),
         expected: HTTPResponse(
             status: HTTPStatus(302),
             headers: ["Location": "https://shop.example/winter", "Cache-Control": "no-store"])),
     EndpointCase(
-        id: "short-link-by-host", source: "Li2 API: short links on each configured domain, by Host",
+        id: "short-link-by-host", source: "this book: short links on each configured domain, by Host",
         request: get("/winter", headers: ["Host": "go.example", "User-Agent": desktopFirefox]),
         expected: HTTPResponse(
             status: HTTPStatus(302),
             headers: ["Location": "https://shop.example/winter", "Cache-Control": "no-store"])),
     EndpointCase(
-        id: "short-link-unknown", source: "chapter 08: no such key",
+        id: "short-link-unknown", source: "this book: chapter 08, no such key",
         request: get("/l/go.example/autumn", headers: ["User-Agent": iPhoneSafari]),
         expected: errorResponse(404, "link_not_found", "no link autumn on go.example")),
     EndpointCase(
-        id: "short-link-other-domain", source: "chapter 08: only configured domains",
+        id: "short-link-other-domain", source: "this book: chapter 08, only configured domains",
         request: get("/l/elsewhere.example/summer"),
         expected: errorResponse(404, "not_found", "no route for /l/elsewhere.example/summer")),
 ]

@@ -65,44 +65,47 @@ struct LiveSiteTests {
 
     static let fileCases: [FileCase] = [
         .init(
-            id: "root-index", source: "live site: a folder serves its index.html", target: "/", status: 200,
+            id: "root-index", source: "this book: live site, a folder serves its index.html", target: "/",
+            status: 200,
             contentType: "text/html; charset=utf-8", body: "<p>home</p>"),
         .init(
-            id: "page", source: "live site", target: "/chapters/01-a.html", status: 200,
+            id: "page", source: "this book: live site", target: "/chapters/01-a.html", status: 200,
             contentType: "text/html; charset=utf-8", body: "<p>chapter</p>"),
         .init(
-            id: "css", source: "live site: Content-Type per extension", target: "/assets/theme.css",
+            id: "css", source: "this book: live site, Content-Type per extension",
+            target: "/assets/theme.css",
             status: 200,
             contentType: "text/css; charset=utf-8", body: "body{}"),
         .init(
-            id: "js", source: "live site", target: "/assets/site.js", status: 200,
+            id: "js", source: "this book: live site", target: "/assets/site.js", status: 200,
             contentType: "text/javascript; charset=utf-8", body: "1;"),
         .init(
-            id: "svg", source: "live site", target: "/assets/icons/logo.svg", status: 200,
+            id: "svg", source: "this book: live site", target: "/assets/icons/logo.svg", status: 200,
             contentType: "image/svg+xml", body: "<svg/>"),
         .init(
-            id: "json", source: "live site", target: "/search-index.json", status: 200,
+            id: "json", source: "this book: live site", target: "/search-index.json", status: 200,
             contentType: "application/json", body: "[]"),
         .init(
-            id: "folder-with-slash", source: "live site", target: "/exercises/", status: 200,
+            id: "folder-with-slash", source: "this book: live site", target: "/exercises/", status: 200,
             contentType: "text/html; charset=utf-8", body: "<p>exercises</p>"),
         .init(
-            id: "unknown-path", source: "live site: unknown paths get 404.html",
+            id: "unknown-path", source: "this book: live site, unknown paths get 404.html",
             target: "/chapters/99-none.html",
             status: 404, contentType: "text/html; charset=utf-8", body: "<p>not here</p>"),
         .init(
-            id: "dot-dot", source: "live site: no path traversal", target: "/../etc/passwd", status: 404,
+            id: "dot-dot", source: "this book: live site, no path traversal", target: "/../etc/passwd",
+            status: 404,
             contentType: "text/html; charset=utf-8", body: "<p>not here</p>"),
         .init(
-            id: "encoded-dot-dot", source: "live site: no path traversal",
+            id: "encoded-dot-dot", source: "this book: live site, no path traversal",
             target: "/%2e%2e/%2e%2e/etc/passwd",
             status: 404, contentType: "text/html; charset=utf-8", body: "<p>not here</p>"),
         .init(
-            id: "encoded-slash", source: "live site: no path traversal",
+            id: "encoded-slash", source: "this book: live site, no path traversal",
             target: "/chapters/..%2F..%2Fetc%2Fpasswd",
             status: 404, contentType: "text/html; charset=utf-8", body: "<p>not here</p>"),
         .init(
-            id: "hidden-file", source: "the build's marker is not part of the site",
+            id: "hidden-file", source: "this book: the build's marker is not part of the site",
             target: "/.workbook-site",
             status: 404, contentType: "text/html; charset=utf-8", body: "<p>not here</p>"),
     ]

@@ -94,56 +94,61 @@ struct SimJourney: CustomTestStringConvertible, Sendable {
 
 let simJourneys: [SimJourney] = [
     SimJourney(
-        id: "ios-deferred-clipboard", source: "chapter 05", platform: "ios", installed: false,
+        id: "ios-deferred-clipboard", source: "this book: chapter 05", platform: "ios", installed: false,
         events: ["tapLink", "install", "launch", "paste"],
         outcome: .init(
             kind: "matched", matchMethod: "clipboard", deepLink: "https://shop.example/sale?campaign=summer",
             clickId: TestServer.token(3))),
     SimJourney(
-        id: "android-deferred-referrer", source: "chapter 07", platform: "android", installed: false,
+        id: "android-deferred-referrer", source: "this book: chapter 07", platform: "android",
+        installed: false,
         events: ["tapLink", "install", "launch"],
         outcome: .init(
             kind: "matched", matchMethod: "install_referrer",
             deepLink: "https://shop.example/sale?campaign=summer", clickId: TestServer.token(3))),
     SimJourney(
-        id: "ios-installed-universal-link", source: "chapter 03", platform: "ios", installed: true,
+        id: "ios-installed-universal-link", source: "this book: chapter 03", platform: "ios", installed: true,
         events: ["tapLink", "launch"],
         outcome: .init(
             kind: "matched", matchMethod: "universal_link",
             deepLink: "https://shop.example/sale?campaign=summer", clickId: TestServer.token(2))),
     SimJourney(
-        id: "android-installed-app-link", source: "chapter 04", platform: "android", installed: true,
+        id: "android-installed-app-link", source: "this book: chapter 04", platform: "android",
+        installed: true,
         events: ["tapLink", "launch"],
         outcome: .init(
             kind: "matched", matchMethod: "app_link", deepLink: "https://shop.example/sale?campaign=summer",
             clickId: TestServer.token(2))),
     SimJourney(
-        id: "ios-nothing-to-paste", source: "chapter 06", platform: "ios", installed: false,
+        id: "ios-nothing-to-paste", source: "this book: chapter 06", platform: "ios", installed: false,
         events: ["tapLink", "install", "launch", "pasteEmpty"],
         outcome: .init(kind: "missed", missReason: "clipboard_empty", clickId: TestServer.token(3))),
     SimJourney(
-        id: "ios-opt-out", source: "chapter 06", platform: "ios", installed: false,
+        id: "ios-opt-out", source: "this book: chapter 06", platform: "ios", installed: false,
         events: ["tapLink", "install", "launch", "optOut"],
         outcome: .init(kind: "missed", missReason: "opted_out", clickId: TestServer.token(3))),
     SimJourney(
-        id: "ios-paste-alert-refused", source: "chapter 06", platform: "ios", installed: false,
+        id: "ios-paste-alert-refused", source: "this book: chapter 06", platform: "ios", installed: false,
         events: ["tapLink", "install", "launch", "deny"],
         outcome: .init(kind: "missed", missReason: "clipboard_denied", clickId: TestServer.token(3))),
     SimJourney(
-        id: "ios-token-expired-before-install", source: "chapter 08", platform: "ios", installed: false,
+        id: "ios-token-expired-before-install", source: "this book: chapter 08", platform: "ios",
+        installed: false,
         events: ["tapLink", "advanceClock:86401", "install", "launch", "paste"],
         outcome: .init(kind: "missed", missReason: "expired", clickId: TestServer.token(3))),
     SimJourney(
-        id: "ios-token-expired-on-consent-screen", source: "chapter 08", platform: "ios", installed: false,
+        id: "ios-token-expired-on-consent-screen", source: "this book: chapter 08", platform: "ios",
+        installed: false,
         events: ["tapLink", "install", "launch", "advanceClock:90000", "paste"],
         outcome: .init(kind: "missed", missReason: "expired", clickId: TestServer.token(3))),
     SimJourney(
-        id: "android-token-expired-before-install", source: "chapter 08", platform: "android",
+        id: "android-token-expired-before-install", source: "this book: chapter 08", platform: "android",
         installed: false,
         events: ["tapLink", "advanceClock:86401", "install", "launch"],
         outcome: .init(kind: "missed", missReason: "expired", clickId: TestServer.token(3))),
     SimJourney(
-        id: "ios-within-ttl-still-matches", source: "chapter 08", platform: "ios", installed: false,
+        id: "ios-within-ttl-still-matches", source: "this book: chapter 08", platform: "ios",
+        installed: false,
         events: ["tapLink", "advanceClock:86399", "install", "launch", "paste"],
         outcome: .init(
             kind: "matched", matchMethod: "clipboard", deepLink: "https://shop.example/sale?campaign=summer",

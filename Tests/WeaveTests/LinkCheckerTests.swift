@@ -28,15 +28,18 @@ struct LinkCheckerTests {
 
     static let cases: [Case] = [
         Case(
-            id: "sibling chapter with anchor", source: "GitHub relative links", from: "chapters/02-b.md",
+            id: "sibling chapter with anchor", source: "this book: links work on GitHub too, relative",
+            from: "chapters/02-b.md",
             destination: "01-a.md#intro",
             expected: .success(.page(output: "chapters/01-a.html", anchor: "intro"))),
         Case(
-            id: "same page anchor", source: "CommonMark link destinations", from: "chapters/01-a.md",
+            id: "same page anchor", source: "this book: CommonMark link destinations",
+            from: "chapters/01-a.md",
             destination: "#chunk-x",
             expected: .success(.page(output: "chapters/01-a.html", anchor: "chunk-x"))),
         Case(
-            id: "exercise folder", source: "GitHub renders a folder's README", from: "chapters/01-a.md",
+            id: "exercise folder", source: "this book: GitHub renders a folder's README",
+            from: "chapters/01-a.md",
             destination: "../exercises/01-try/",
             expected: .success(.page(output: "exercises/01-try.html", anchor: nil))
         ),
@@ -45,7 +48,8 @@ struct LinkCheckerTests {
             destination: "01-a.md#%69ntro",
             expected: .success(.page(output: "chapters/01-a.html", anchor: "intro"))),
         Case(
-            id: "book file", source: "chapter 0 (images beside chapters)", from: "chapters/01-a.md",
+            id: "book file", source: "this book: chapter 00, images beside chapters",
+            from: "chapters/01-a.md",
             destination: "../images/wave.svg",
             expected: .success(.file(path: "images/wave.svg", fragment: nil))),
         Case(
@@ -56,26 +60,26 @@ struct LinkCheckerTests {
             destination: "mailto:team@example.com",
             expected: .success(.external)),
         Case(
-            id: "missing page", source: "build-time link checking", from: "chapters/01-a.md",
+            id: "missing page", source: "this book: build-time link checking", from: "chapters/01-a.md",
             destination: "03-c.md",
             expected: .failure(.brokenLink(destination: "03-c.md", missing: "chapters/03-c.md"))
         ),
         Case(
-            id: "missing anchor", source: "build-time link checking", from: "chapters/01-a.md",
+            id: "missing anchor", source: "this book: build-time link checking", from: "chapters/01-a.md",
             destination: "02-b.md#teardown",
             expected: .failure(
                 .missingAnchor(destination: "02-b.md#teardown", page: "chapters/02-b.md", anchor: "teardown"))
         ),
         Case(
-            id: "absolute path", source: "pages opened from files", from: "chapters/01-a.md",
+            id: "absolute path", source: "this book: pages opened from files", from: "chapters/01-a.md",
             destination: "/chapters/02-b.html",
             expected: .failure(.absoluteLink(destination: "/chapters/02-b.html"))),
         Case(
-            id: "outside the book", source: "build-time link checking", from: "chapters/01-a.md",
+            id: "outside the book", source: "this book: build-time link checking", from: "chapters/01-a.md",
             destination: "../../secrets.md",
             expected: .failure(.linkLeavesBook(destination: "../../secrets.md"))),
         Case(
-            id: "a Markdown file that is no page", source: "build-time link checking",
+            id: "a Markdown file that is no page", source: "this book: build-time link checking",
             from: "chapters/01-a.md",
             destination: "../README.md",
             expected: .failure(.brokenLink(destination: "../README.md", missing: "README.md"))),

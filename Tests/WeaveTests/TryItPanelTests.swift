@@ -110,14 +110,15 @@ struct TryItPanelTests {
 
     static let operationCases: [OperationCase] = [
         .init(
-            id: "publishable-key-and-schema-example", source: "live site: use the document's examples",
+            id: "publishable-key-and-schema-example",
+            source: "this book: live site, use the document's examples",
             method: "post", path: "/api/v1/track/lead",
             expected: TryItPanel(
                 method: "POST", path: "/api/v1/track/lead",
                 headers: ["X-Li2-Key: <publishable key>", "Content-Type: application/json"],
                 body: "{\n  \"amount\": 1200,\n  \"click_id\": \"string\"\n}")),
         .init(
-            id: "secret-key-placeholder-and-note", source: "live site: never the secret",
+            id: "secret-key-placeholder-and-note", source: "this book: live site, never the secret",
             method: "get", path: "/api/v1/links",
             expected: TryItPanel(
                 method: "GET", path: "/api/v1/links", headers: ["Authorization: Bearer <secret key>"],

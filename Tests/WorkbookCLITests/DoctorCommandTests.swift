@@ -22,39 +22,45 @@ struct DoctorTargetTests {
 
     static let cases: [Case] = [
         Case(
-            id: "bare-domain-means-https", source: "workbook doctor --help", input: "example.com",
+            id: "bare-domain-means-https", source: "this book: workbook doctor --help", input: "example.com",
             expected: ("https://example.com", nil)),
         Case(
-            id: "host-is-lowercased", source: "RFC 3986 3.2.2 (hosts are case-insensitive)",
+            id: "host-is-lowercased", source: "RFC 3986 §3.2.2 (hosts are case-insensitive)",
             input: "HTTPS://Example.COM", expected: ("https://example.com", nil)),
         Case(
-            id: "path-makes-a-link", source: "workbook doctor --help",
+            id: "path-makes-a-link", source: "this book: workbook doctor --help",
             input: "https://example.com/product/42?ref=mail#top",
             expected: ("https://example.com", "https://example.com/product/42?ref=mail#top")),
         Case(
-            id: "root-path-is-a-link", source: "workbook doctor --help", input: "https://example.com/",
+            id: "root-path-is-a-link", source: "this book: workbook doctor --help",
+            input: "https://example.com/",
             expected: ("https://example.com", "https://example.com/")),
         Case(
-            id: "domain-with-path", source: "workbook doctor --help", input: "shop.example.com/cart",
+            id: "domain-with-path", source: "this book: workbook doctor --help",
+            input: "shop.example.com/cart",
             expected: ("https://shop.example.com", "https://shop.example.com/cart")),
         Case(
-            id: "loopback-http-for-tests", source: "chapter 03, Hosting the file",
+            id: "loopback-http-for-tests", source: "this book: chapter 03, Hosting the file",
             input: "http://127.0.0.1:8080/product/1",
             expected: ("http://127.0.0.1:8080", "http://127.0.0.1:8080/product/1")),
         Case(
-            id: "localhost-http-for-tests", source: "chapter 03, Hosting the file",
+            id: "localhost-http-for-tests", source: "this book: chapter 03, Hosting the file",
             input: "http://localhost:9000",
             expected: ("http://localhost:9000", nil)),
         Case(
             id: "plain-http-elsewhere", source: "Apple: Supporting associated domains (HTTPS only)",
             input: "http://example.com", expected: nil),
-        Case(id: "other-scheme", source: "workbook doctor --help", input: "ftp://example.com", expected: nil),
-        Case(id: "words", source: "workbook doctor --help", input: "not a domain", expected: nil),
-        Case(id: "single-label", source: "workbook doctor --help", input: "intranet", expected: nil),
-        Case(id: "underscore", source: "RFC 1123 2.1 (host names)", input: "exa_mple.com", expected: nil),
-        Case(id: "empty-label", source: "RFC 1123 2.1 (host names)", input: "example..com", expected: nil),
-        Case(id: "scheme-only", source: "workbook doctor --help", input: "https://", expected: nil),
-        Case(id: "empty", source: "workbook doctor --help", input: "", expected: nil),
+        Case(
+            id: "other-scheme", source: "this book: workbook doctor --help", input: "ftp://example.com",
+            expected: nil),
+        Case(id: "words", source: "this book: workbook doctor --help", input: "not a domain", expected: nil),
+        Case(
+            id: "single-label", source: "this book: workbook doctor --help", input: "intranet", expected: nil),
+        Case(id: "underscore", source: "RFC 1123 §2.1 (host names)", input: "exa_mple.com", expected: nil),
+        Case(id: "empty-label", source: "RFC 1123 §2.1 (host names)", input: "example..com", expected: nil),
+        Case(
+            id: "scheme-only", source: "this book: workbook doctor --help", input: "https://", expected: nil),
+        Case(id: "empty", source: "this book: workbook doctor --help", input: "", expected: nil),
     ]
 
     @Test(arguments: cases)

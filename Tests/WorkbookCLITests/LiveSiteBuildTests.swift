@@ -64,26 +64,26 @@ struct SiteWatcherTests {
 
     static let debounceCases: [DebounceCase] = [
         .init(
-            id: "nothing-changed", source: "live site: rebuild on change only",
+            id: "nothing-changed", source: "this book: live site, rebuild on change only",
             steps: [("initial", 0.15), ("initial", 0.30)], expected: [nil, nil]),
         .init(
-            id: "change-then-quiet", source: "live site: debounce",
+            id: "change-then-quiet", source: "this book: live site, debounce",
             steps: [("edited", 0.15), ("edited", 0.18)], expected: [nil, ["chapters/01-a.md"]]),
         .init(
-            id: "change-too-soon", source: "an editor's save is several writes",
+            id: "change-too-soon", source: "this book: an editor's save is several writes",
             steps: [("edited", 0.15), ("edited", 0.16), ("edited", 0.19)],
             expected: [nil, nil, ["chapters/01-a.md"]]),
         .init(
-            id: "second-write-restarts-the-wait", source: "an editor's save is several writes",
+            id: "second-write-restarts-the-wait", source: "this book: an editor's save is several writes",
             steps: [
                 ("edited", 0.15), ("edited-again", 0.18), ("edited-again", 0.20), ("edited-again", 0.21),
             ],
             expected: [nil, nil, nil, ["chapters/01-a.md"]]),
         .init(
-            id: "change-undone", source: "nothing to rebuild",
+            id: "change-undone", source: "this book: nothing to rebuild",
             steps: [("edited", 0.15), ("initial", 0.18), ("initial", 0.30)], expected: [nil, nil, nil]),
         .init(
-            id: "file-added", source: "live site: watch site/",
+            id: "file-added", source: "this book: live site, watch site/",
             steps: [("added", 0.15), ("added", 0.30), ("added", 0.45)],
             expected: [nil, ["site/home.md"], nil]),
     ]
