@@ -27,57 +27,63 @@ struct RegistrationCase: CustomTestStringConvertible, Sendable {
 struct RegistrationTests {
     static let names: [NameCase] = [
         NameCase(
-            id: "plain", source: "chapter 01: What makes a good scheme name", name: "myapp", valid: true,
+            id: "plain", source: "this book: chapter 01, What makes a good scheme name", name: "myapp",
+            valid: true,
             rule: "letters only is the simplest valid scheme"),
         NameCase(
-            id: "reverse-dns", source: "chapter 01: What makes a good scheme name", name: "com.example.shop",
+            id: "reverse-dns", source: "this book: chapter 01, What makes a good scheme name",
+            name: "com.example.shop",
             valid: true, rule: "dots are allowed after the first letter"),
         NameCase(
-            id: "plus-minus-digits", source: "RFC 3986 section 3.1", name: "x-app+v2", valid: true,
+            id: "plus-minus-digits", source: "RFC 3986 §3.1", name: "x-app+v2", valid: true,
             rule: "'+', '-' and digits are allowed after the first letter"),
         NameCase(
-            id: "upper-case", source: "chapter 01: What makes a good scheme name", name: "MyApp", valid: true,
+            id: "upper-case", source: "this book: chapter 01, What makes a good scheme name", name: "MyApp",
+            valid: true,
             rule: "upper-case letters are letters too; schemes are case-insensitive"),
         NameCase(
-            id: "empty", source: "chapter 01: What makes a good scheme name", name: "", valid: false,
+            id: "empty", source: "this book: chapter 01, What makes a good scheme name", name: "",
+            valid: false,
             rule: "an empty name is no scheme"),
         NameCase(
-            id: "separator", source: "chapter 01: What makes a good scheme name", name: "myapp://",
+            id: "separator", source: "this book: chapter 01, What makes a good scheme name", name: "myapp://",
             valid: false,
             rule: "register the name only, without ':' or '//'"),
         NameCase(
-            id: "digit-first", source: "RFC 3986 section 3.1", name: "2fa", valid: false,
+            id: "digit-first", source: "RFC 3986 §3.1", name: "2fa", valid: false,
             rule: "the first character must be a letter"),
         NameCase(
-            id: "underscore", source: "RFC 3986 section 3.1", name: "my_app", valid: false,
+            id: "underscore", source: "RFC 3986 §3.1", name: "my_app", valid: false,
             rule: "'_' is not in the scheme grammar"),
         NameCase(
-            id: "non-ascii-letter", source: "chapter 01: What makes a good scheme name", name: "café",
+            id: "non-ascii-letter", source: "this book: chapter 01, What makes a good scheme name",
+            name: "café",
             valid: false,
             rule: "only ASCII letters count: Character.isLetter is also true for 'é'"),
         NameCase(
-            id: "non-ascii-first", source: "chapter 01: What makes a good scheme name", name: "жapp",
+            id: "non-ascii-first", source: "this book: chapter 01, What makes a good scheme name",
+            name: "жapp",
             valid: false,
             rule: "only ASCII letters count, also as the first character"),
         NameCase(
-            id: "space", source: "RFC 3986 section 3.1", name: "my app", valid: false,
+            id: "space", source: "RFC 3986 §3.1", name: "my app", valid: false,
             rule: "spaces are not in the scheme grammar"),
     ]
 
     static let registrations: [RegistrationCase] = [
         RegistrationCase(
-            id: "clean", source: "chapter 01: Registering a scheme",
+            id: "clean", source: "this book: chapter 01, Registering a scheme",
             types: [URLType(name: "com.example.shop", schemes: ["myapp"], role: "Editor")], expected: [],
             rule: "the book's own registration has no findings"),
         RegistrationCase(
-            id: "missing-name", source: "chapter 01: Findings",
+            id: "missing-name", source: "this book: chapter 01, Findings",
             types: [URLType(name: nil, schemes: ["myapp"])],
             expected: [
                 Finding(severity: .warning, code: "url-type.missing-name", path: "CFBundleURLTypes[0]")
             ],
             rule: "a URL type without CFBundleURLName is a warning at the type's own path"),
         RegistrationCase(
-            id: "name-not-reverse-dns", source: "chapter 01: Registering a scheme",
+            id: "name-not-reverse-dns", source: "this book: chapter 01, Registering a scheme",
             types: [URLType(name: "Shop", schemes: ["myapp"])],
             expected: [
                 Finding(
@@ -86,7 +92,7 @@ struct RegistrationTests {
             ],
             rule: "a name that is not reverse-DNS is a warning at .CFBundleURLName"),
         RegistrationCase(
-            id: "unknown-role", source: "chapter 01: Registering a scheme",
+            id: "unknown-role", source: "this book: chapter 01, Registering a scheme",
             types: [URLType(name: "com.example.shop", schemes: ["myapp"], role: "Owner")],
             expected: [
                 Finding(
@@ -95,7 +101,7 @@ struct RegistrationTests {
             ],
             rule: "roles are Editor, Viewer, Shell or None; anything else is a warning"),
         RegistrationCase(
-            id: "no-schemes", source: "chapter 01: Findings",
+            id: "no-schemes", source: "this book: chapter 01, Findings",
             types: [URLType(name: "com.example.shop", schemes: [])],
             expected: [
                 Finding(
@@ -104,7 +110,7 @@ struct RegistrationTests {
             ],
             rule: "a URL type that registers no scheme is an error"),
         RegistrationCase(
-            id: "separator", source: "chapter 01: Reading the registration back",
+            id: "separator", source: "this book: chapter 01, Reading the registration back",
             types: [URLType(name: "com.example.shop", schemes: ["myapp://"])],
             expected: [
                 Finding(
@@ -113,7 +119,7 @@ struct RegistrationTests {
             ],
             rule: "'myapp://' is an invalid name, found at its own index"),
         RegistrationCase(
-            id: "well-known", source: "chapter 01: Schemes you cannot have",
+            id: "well-known", source: "this book: chapter 01, Schemes you cannot have",
             types: [URLType(name: "com.example.shop", schemes: ["myapp", "HTTPS"])],
             expected: [
                 Finding(
@@ -122,7 +128,7 @@ struct RegistrationTests {
             ],
             rule: "https belongs to Safari in any case, so compare lower-cased"),
         RegistrationCase(
-            id: "duplicate-across-types", source: "chapter 01: Reading the registration back",
+            id: "duplicate-across-types", source: "this book: chapter 01, Reading the registration back",
             types: [
                 URLType(name: "com.example.shop", schemes: ["MyApp"]),
                 URLType(name: "com.example.shop.widget", schemes: ["myapp"]),
@@ -134,7 +140,7 @@ struct RegistrationTests {
             ],
             rule: "MyApp and myapp are one scheme; the second registration is the error"),
         RegistrationCase(
-            id: "duplicate-in-one-type", source: "chapter 01: Reading the registration back",
+            id: "duplicate-in-one-type", source: "this book: chapter 01, Reading the registration back",
             types: [URLType(name: "com.example.shop", schemes: ["myapp", "other", "myapp"])],
             expected: [
                 Finding(
@@ -143,7 +149,7 @@ struct RegistrationTests {
             ],
             rule: "a scheme listed twice in one type is a duplicate too"),
         RegistrationCase(
-            id: "everything-in-order", source: "chapter 01: Findings",
+            id: "everything-in-order", source: "this book: chapter 01, Findings",
             types: [
                 URLType(name: nil, schemes: ["2fa", "tel", "ok"], role: "Boss"),
                 URLType(name: "shop", schemes: ["OK"]),

@@ -82,12 +82,14 @@ struct Router: Sendable {
         return .navigate(route)
     }
 
-    /// Only https on one of our hosts, on the default port, without user info, is ours. A suffix
-    /// test would accept evil-example.com; the text before `@` is a user name, not the host.
+    /// Only http or https on one of our hosts, on that scheme's default port, without user info,
+    /// is ours. A suffix test would accept evil-example.com; the text before `@` is a user name,
+    /// not the host.
     private func decideWeb(_ components: URLComponents, url: URL) -> Decision {
-        guard components.scheme?.lowercased() == "https",
+        let defaultPorts = ["http": 80, "https": 443]
+        guard let scheme = components.scheme?.lowercased(), let defaultPort = defaultPorts[scheme],
             let host = components.host?.lowercased(), hosts.contains(host),
-            components.port == nil || components.port == 443,
+            components.port == nil || components.port == defaultPort,
             components.user == nil, components.password == nil,
             let segments = decodedSegments(components.percentEncodedPath),
             let route = route(for: segments, query: components.queryItems ?? [])

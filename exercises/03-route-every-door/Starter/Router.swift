@@ -66,9 +66,10 @@ struct Router: Sendable {
         //         web page behind a custom scheme;
         //       - "http" or "https": see the web door below;
         //       - anything else: ignore.
-        // TODO: The web door navigates only for https, on one of `hosts` exactly (any case), on the
-        //       default port (none, or 443), without a user or password, and with a matching
-        //       route. Every other web URL goes back to the browser untouched.
+        // TODO: The web door navigates only for http or https, on one of `hosts` exactly (any
+        //       case), on that scheme's default port (none, or 80 for http and 443 for https),
+        //       without a user or password, and with a matching route. Every other web URL goes back
+        //       to the browser untouched.
         return .ignore
     }
 }

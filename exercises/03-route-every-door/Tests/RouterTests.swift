@@ -17,60 +17,75 @@ struct DoorCase: CustomTestStringConvertible, Sendable {
 struct RouterTests {
     static let cases: [DoorCase] = [
         DoorCase(
-            id: "scheme-link", source: "chapter 02: Deciding what to do", url: "myapp://product/42",
+            id: "scheme-link", source: "this book: chapter 02, Deciding what to do",
+            url: "myapp://product/42",
             expected: .navigate(.product(id: "42")), rule: "a scheme link to a known screen navigates"),
         DoorCase(
-            id: "scheme-case", source: "chapter 01: What makes a good scheme name", url: "MYAPP://order/7",
+            id: "scheme-case", source: "this book: chapter 01, What makes a good scheme name",
+            url: "MYAPP://order/7",
             expected: .navigate(.order(id: "7")), rule: "schemes compare case-insensitively"),
         DoorCase(
-            id: "scheme-unknown-route", source: "chapter 02: Deciding what to do", url: "myapp://settings",
+            id: "scheme-unknown-route", source: "this book: chapter 02, Deciding what to do",
+            url: "myapp://settings",
             expected: .ignore,
             rule: "a scheme link without a route is dropped: opening it in a browser would bounce it back"),
         DoorCase(
-            id: "foreign-scheme", source: "chapter 02: Deciding what to do", url: "otherapp://product/42",
+            id: "foreign-scheme", source: "this book: chapter 02, Deciding what to do",
+            url: "otherapp://product/42",
             expected: .ignore, rule: "another app's scheme is not ours"),
         DoorCase(
-            id: "mailto", source: "chapter 02: Deciding what to do", url: "mailto:help@example.com",
+            id: "mailto", source: "this book: chapter 02, Deciding what to do",
+            url: "mailto:help@example.com",
             expected: .ignore, rule: "a mailto URL is no link for the router"),
         DoorCase(
-            id: "web-link", source: "chapter 02: Deciding what to do", url: "https://example.com/product/42",
+            id: "web-link", source: "this book: chapter 02, Deciding what to do",
+            url: "https://example.com/product/42",
             expected: .navigate(.product(id: "42")), rule: "an https link on our host navigates"),
         DoorCase(
-            id: "www-host", source: "chapter 02: Deciding what to do", url: "https://www.example.com/profile",
+            id: "www-host", source: "this book: chapter 02, Deciding what to do",
+            url: "https://www.example.com/profile",
             expected: .navigate(.profile), rule: "www.example.com is listed too, so it navigates"),
         DoorCase(
-            id: "host-case", source: "chapter 02: Deciding what to do", url: "https://EXAMPLE.com/profile",
+            id: "host-case", source: "this book: chapter 02, Deciding what to do",
+            url: "https://EXAMPLE.com/profile",
             expected: .navigate(.profile), rule: "hosts compare case-insensitively"),
         DoorCase(
-            id: "web-unknown-path", source: "chapter 02: Deciding what to do",
+            id: "web-unknown-path", source: "this book: chapter 02, Deciding what to do",
             url: "https://example.com/help/returns",
             expected: .openInBrowser(URL(string: "https://example.com/help/returns")!),
             rule: "a web link without a screen goes to the browser, so the user still lands on the page"),
         DoorCase(
-            id: "suffix-host", source: "chapter 02: Deciding what to do",
+            id: "suffix-host", source: "this book: chapter 02, Deciding what to do",
             url: "https://evil-example.com/product/42",
             expected: .openInBrowser(URL(string: "https://evil-example.com/product/42")!),
             rule: "hosts compare exactly: a suffix test would accept evil-example.com"),
         DoorCase(
-            id: "user-info", source: "chapter 02: Deciding what to do",
+            id: "user-info", source: "this book: chapter 02, Deciding what to do",
             url: "https://example.com@evil.test/product/42",
             expected: .openInBrowser(URL(string: "https://example.com@evil.test/product/42")!),
             rule: "the host of this URL is evil.test; example.com is only a user name"),
         DoorCase(
-            id: "other-port", source: "chapter 02: Deciding what to do",
+            id: "other-port", source: "this book: chapter 02, Deciding what to do",
             url: "https://example.com:8443/product/42",
             expected: .openInBrowser(URL(string: "https://example.com:8443/product/42")!),
             rule: "only the default port is ours"),
         DoorCase(
-            id: "explicit-443", source: "chapter 02: Deciding what to do",
+            id: "explicit-443", source: "this book: chapter 02, Deciding what to do",
             url: "https://example.com:443/product/42",
             expected: .navigate(.product(id: "42")), rule: "port 443 is the default port spelled out"),
         DoorCase(
-            id: "plain-http", source: "chapter 02: Deciding what to do", url: "http://example.com/product/42",
-            expected: .openInBrowser(URL(string: "http://example.com/product/42")!),
-            rule: "http is not a Universal Link: the website can redirect it to https"),
+            id: "plain-http",
+            source:
+                "Apple: Allowing apps and websites to link to your content (standard HTTP or HTTPS links)",
+            url: "http://example.com/product/42", expected: .navigate(.product(id: "42")),
+            rule: "Universal Links are http or https: a verified http link is ours too"),
         DoorCase(
-            id: "same-route-both-doors", source: "chapter 02: Deciding what to do",
+            id: "http-on-https-port", source: "RFC 9110 §4.2.1: http's default port is 80",
+            url: "http://example.com:443/product/42",
+            expected: .openInBrowser(URL(string: "http://example.com:443/product/42")!),
+            rule: "443 is https's default port, not http's"),
+        DoorCase(
+            id: "same-route-both-doors", source: "this book: chapter 02, Deciding what to do",
             url: "https://example.com/order/A-17", expected: .navigate(.order(id: "A-17")),
             rule: "both doors end in the same route table"),
     ]

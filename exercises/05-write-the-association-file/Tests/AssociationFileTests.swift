@@ -20,42 +20,47 @@ struct AssociationFileTests {
 
     static let cases: [OpenCase] = [
         OpenCase(
-            id: "product", source: "chapter 03: The pattern language", url: "https://example.com/product/42",
+            id: "product", source: "this book: chapter 03, The pattern language",
+            url: "https://example.com/product/42",
             opens: true, rule: "/product/<id> opens the app"),
         OpenCase(
-            id: "order", source: "chapter 03: The pattern language", url: "https://example.com/order/A-17",
+            id: "order", source: "this book: chapter 03, The pattern language",
+            url: "https://example.com/order/A-17",
             opens: true, rule: "/order/<id> opens the app"),
         OpenCase(
-            id: "profile", source: "chapter 03: The pattern language", url: "https://example.com/profile",
+            id: "profile", source: "this book: chapter 03, The pattern language",
+            url: "https://example.com/profile",
             opens: true, rule: "/profile opens the app"),
         OpenCase(
-            id: "promo", source: "chapter 03: The pattern language",
+            id: "promo", source: "this book: chapter 03, The pattern language",
             url: "https://example.com/promo/SPRING?ref=mail",
             opens: true, rule: "/promo/<code> opens the app, whatever the query"),
         OpenCase(
-            id: "case-insensitive", source: "chapter 03: The association file",
+            id: "case-insensitive", source: "this book: chapter 03, The association file",
             url: "https://example.com/Product/42",
             opens: true, rule: "paths match in any case: set caseSensitive to false in the defaults"),
         OpenCase(
-            id: "promo-internal", source: "chapter 03: Which app opens this URL",
+            id: "promo-internal", source: "this book: chapter 03, Which app opens this URL",
             url: "https://example.com/promo/internal/draft", opens: false,
             rule: "/promo/internal/... stays in Safari: an exclude rule must come before the /promo rule"),
         OpenCase(
-            id: "opt-out-fragment", source: "chapter 03: The association file",
+            id: "opt-out-fragment", source: "this book: chapter 03, The association file",
             url: "https://example.com/product/42#no_universal_links", opens: false,
             rule: "a URL with the fragment no_universal_links stays in Safari: exclude it first"),
         OpenCase(
-            id: "home", source: "chapter 03: The pattern language", url: "https://example.com/", opens: false,
+            id: "home", source: "this book: chapter 03, The pattern language", url: "https://example.com/",
+            opens: false,
             rule: "the home page stays in Safari: do not use a catch-all rule"),
         OpenCase(
-            id: "help", source: "chapter 03: The pattern language", url: "https://example.com/help/returns",
+            id: "help", source: "this book: chapter 03, The pattern language",
+            url: "https://example.com/help/returns",
             opens: false, rule: "/help/... is web only"),
         OpenCase(
-            id: "profile-prefix", source: "chapter 03: The pattern language",
+            id: "profile-prefix", source: "this book: chapter 03, The pattern language",
             url: "https://example.com/profiles",
             opens: false, rule: "/profile is one exact path: /profiles is another page"),
         OpenCase(
-            id: "product-without-id", source: "chapter 03: The pattern language",
+            id: "product-without-id", source: "this book: chapter 03, The pattern language",
             url: "https://example.com/product",
             opens: false, rule: "/product/* needs the slash: /product alone is the web catalogue"),
     ]

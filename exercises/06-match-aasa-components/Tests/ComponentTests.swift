@@ -31,96 +31,101 @@ struct DecisionCase: CustomTestStringConvertible, Sendable {
 struct ComponentTests {
     static let patterns: [PatternCase] = [
         PatternCase(
-            id: "literal", source: "chapter 03: The pattern language", pattern: "/about", text: "/about",
+            id: "literal", source: "this book: chapter 03, The pattern language", pattern: "/about",
+            text: "/about",
             matches: true, rule: "a literal matches itself"),
         PatternCase(
-            id: "literal-whole", source: "chapter 03: The pattern language", pattern: "/about",
+            id: "literal-whole", source: "this book: chapter 03, The pattern language", pattern: "/about",
             text: "/about/",
             matches: false, rule: "a pattern must match the whole text, not a prefix"),
         PatternCase(
-            id: "star-empty", source: "chapter 03: The pattern language", pattern: "/buy/*", text: "/buy/",
+            id: "star-empty", source: "this book: chapter 03, The pattern language", pattern: "/buy/*",
+            text: "/buy/",
             matches: true, rule: "* matches zero characters too"),
         PatternCase(
-            id: "star-slashes", source: "chapter 03: The pattern language", pattern: "/buy/*",
+            id: "star-slashes", source: "this book: chapter 03, The pattern language", pattern: "/buy/*",
             text: "/buy/a/b",
             matches: true, rule: "* crosses slashes"),
         PatternCase(
-            id: "star-needs-slash", source: "chapter 03: The pattern language", pattern: "/buy/*",
+            id: "star-needs-slash", source: "this book: chapter 03, The pattern language", pattern: "/buy/*",
             text: "/buy",
             matches: false, rule: "/buy/* needs the slash after buy"),
         PatternCase(
-            id: "question-one", source: "chapter 03: The pattern language", pattern: "/item/?",
+            id: "question-one", source: "this book: chapter 03, The pattern language", pattern: "/item/?",
             text: "/item/7",
             matches: true, rule: "? matches exactly one character"),
         PatternCase(
-            id: "question-not-two", source: "chapter 03: The pattern language", pattern: "/item/?",
+            id: "question-not-two", source: "this book: chapter 03, The pattern language", pattern: "/item/?",
             text: "/item/42", matches: false, rule: "? does not match two characters"),
         PatternCase(
-            id: "question-star-empty", source: "chapter 03: The pattern language", pattern: "/item/?*",
+            id: "question-star-empty", source: "this book: chapter 03, The pattern language",
+            pattern: "/item/?*",
             text: "/item/", matches: false, rule: "?* needs one character at least"),
         PatternCase(
-            id: "question-star-many", source: "chapter 03: The pattern language", pattern: "/item/?*",
+            id: "question-star-many", source: "this book: chapter 03, The pattern language",
+            pattern: "/item/?*",
             text: "/item/42", matches: true, rule: "?* takes one or more characters"),
         PatternCase(
-            id: "star-in-middle", source: "chapter 03: The pattern language", pattern: "/*/detail",
+            id: "star-in-middle", source: "this book: chapter 03, The pattern language", pattern: "/*/detail",
             text: "/en/shop/detail", matches: true,
             rule: "a * in the middle can stretch over several segments"),
         PatternCase(
-            id: "star-must-backtrack", source: "chapter 03: The pattern language", pattern: "*a",
+            id: "star-must-backtrack", source: "this book: chapter 03, The pattern language", pattern: "*a",
             text: "banana", matches: true, rule: "* must be able to stop before the last a"),
         PatternCase(
-            id: "empty-text", source: "chapter 03: The pattern language", pattern: "*", text: "",
+            id: "empty-text", source: "this book: chapter 03, The pattern language", pattern: "*", text: "",
             matches: true, rule: "* matches the empty string: an absent part"),
         PatternCase(
-            id: "empty-text-question", source: "chapter 03: The pattern language", pattern: "?*", text: "",
+            id: "empty-text-question", source: "this book: chapter 03, The pattern language", pattern: "?*",
+            text: "",
             matches: false, rule: "?* rejects the empty string"),
         PatternCase(
-            id: "case-sensitive", source: "chapter 03: The association file", pattern: "/Buy/*",
+            id: "case-sensitive", source: "this book: chapter 03, The association file", pattern: "/Buy/*",
             text: "/buy/1",
             matches: false, rule: "matching is case-sensitive by default"),
         PatternCase(
-            id: "case-insensitive", source: "chapter 03: The association file", pattern: "/Buy/*",
+            id: "case-insensitive", source: "this book: chapter 03, The association file", pattern: "/Buy/*",
             text: "/buy/1",
             caseSensitive: false, matches: true, rule: "with caseSensitive false, case is ignored"),
     ]
 
     static let decisions: [DecisionCase] = [
         DecisionCase(
-            id: "first-match-opens", source: "chapter 03: Which app opens this URL",
+            id: "first-match-opens", source: "this book: chapter 03, Which app opens this URL",
             components: [Component(path: "/buy/*"), Component(path: "/*")], path: "/buy/42",
             expected: .opens(rule: 0), rule: "the first rule that matches decides"),
         DecisionCase(
-            id: "later-rule", source: "chapter 03: Which app opens this URL",
+            id: "later-rule", source: "this book: chapter 03, Which app opens this URL",
             components: [Component(path: "/buy/*"), Component(path: "/sell/*")], path: "/sell/7",
             expected: .opens(rule: 1), rule: "rules are tried in order until one matches"),
         DecisionCase(
-            id: "exclude-stops-scan", source: "chapter 03: Which app opens this URL",
+            id: "exclude-stops-scan", source: "this book: chapter 03, Which app opens this URL",
             components: [Component(path: "/help/*", exclude: true), Component(path: "/*")], path: "/help/faq",
             expected: .excluded(rule: 0),
             rule: "an exclude rule stops the scan, even when a later rule matches"),
         DecisionCase(
-            id: "exclude-after-match", source: "chapter 03: Which app opens this URL",
+            id: "exclude-after-match", source: "this book: chapter 03, Which app opens this URL",
             components: [Component(path: "/*"), Component(path: "/help/*", exclude: true)], path: "/help/faq",
             expected: .opens(rule: 0), rule: "an exclude rule after a matching rule is never reached"),
         DecisionCase(
-            id: "no-match", source: "chapter 03: Which app opens this URL",
+            id: "no-match", source: "this book: chapter 03, Which app opens this URL",
             components: [Component(path: "/buy/*")], path: "/about",
             expected: .noMatch, rule: "when no rule matches, the entry does not open the URL"),
         DecisionCase(
-            id: "absent-path-matches", source: "chapter 03: The association file",
+            id: "absent-path-matches", source: "this book: chapter 03, The association file",
             components: [Component(fragment: "no_universal_links", exclude: true), Component()],
             path: "/anything", expected: .opens(rule: 1), rule: "a rule without / matches every path"),
         DecisionCase(
-            id: "fragment-exclude", source: "chapter 03: The association file",
+            id: "fragment-exclude", source: "this book: chapter 03, The association file",
             components: [Component(fragment: "no_universal_links", exclude: true), Component(path: "/*")],
             path: "/buy/1", fragment: "no_universal_links", expected: .excluded(rule: 0),
             rule: "the fragment no_universal_links lets a page ask to stay in Safari"),
         DecisionCase(
-            id: "absent-fragment-is-empty", source: "chapter 03: The pattern language",
+            id: "absent-fragment-is-empty", source: "this book: chapter 03, The pattern language",
             components: [Component(path: "/buy/*", fragment: "?*")], path: "/buy/1",
             expected: .noMatch, rule: "a URL without a fragment is matched as \"\", and ?* rejects \"\""),
         DecisionCase(
-            id: "case-sensitive-by-default", source: "chapter 03: The association file",
+            id: "case-sensitive-by-default", source: "this book: chapter 03, The association file",
             components: [Component(path: "/Buy/*")], path: "/BUY/1",
             expected: .noMatch, rule: "case-sensitive by default, so /BUY/1 does not match /Buy/*"),
     ]

@@ -22,58 +22,61 @@ struct IntentFilterTests {
 
     static let cases: [FilterCase] = [
         FilterCase(
-            id: "shop-accepts", source: "chapter 04: The app's half: intent filters", data: shop,
+            id: "shop-accepts", source: "this book: chapter 04, The app's half: intent filters", data: shop,
             link: "https://example.com/product/42", expected: nil,
             rule: "scheme, host and path prefix all fit, although they sit in three <data> elements"),
         FilterCase(
-            id: "no-scheme", source: "AOSP IntentFilter.matchData", data: [DataElement(host: "example.com")],
+            id: "no-scheme", source: "AOSP: IntentFilter.java, IntentFilter.matchData",
+            data: [DataElement(host: "example.com")],
             link: "https://example.com/", expected: .noSchemeDeclared,
             rule: "a filter without any scheme only takes intents without data"),
         FilterCase(
-            id: "scheme-exact", source: "chapter 04: Matching a link against a filter", data: shop,
+            id: "scheme-exact", source: "this book: chapter 04, Matching a link against a filter", data: shop,
             link: "HTTPS://example.com/product/42", expected: .schemeNotDeclared("HTTPS"),
             rule: "schemes compare exactly: HTTPS is not https"),
         FilterCase(
-            id: "other-host", source: "chapter 04: Matching a link against a filter", data: shop,
+            id: "other-host", source: "this book: chapter 04, Matching a link against a filter", data: shop,
             link: "https://example.org/product/42", expected: .hostNotDeclared("example.org"),
             rule: "a declared host must match"),
         FilterCase(
-            id: "host-case", source: "chapter 04: Matching a link against a filter", data: shop,
+            id: "host-case", source: "this book: chapter 04, Matching a link against a filter", data: shop,
             link: "https://EXAMPLE.com/product/42", expected: nil, rule: "hosts compare without case"),
         FilterCase(
-            id: "path-outside-prefix", source: "chapter 04: Matching a link against a filter", data: shop,
+            id: "path-outside-prefix", source: "this book: chapter 04, Matching a link against a filter",
+            data: shop,
             link: "https://example.com/help", expected: .pathNotDeclared("/help"),
             rule: "with paths declared, one must match"),
         FilterCase(
-            id: "wildcard-subdomain", source: "AOSP IntentFilter.AuthorityEntry",
+            id: "wildcard-subdomain", source: "AOSP: IntentFilter.java, IntentFilter.AuthorityEntry",
             data: [DataElement(scheme: "https", host: "*.example.com")],
             link: "https://shop.example.com/any", expected: nil, rule: "*.example.com takes shop.example.com"),
         FilterCase(
-            id: "wildcard-not-apex", source: "AOSP IntentFilter.AuthorityEntry",
+            id: "wildcard-not-apex", source: "AOSP: IntentFilter.java, IntentFilter.AuthorityEntry",
             data: [DataElement(scheme: "https", host: "*.example.com")],
             link: "https://example.com/any", expected: .hostNotDeclared("example.com"),
             rule: "*.example.com keeps the dot, so example.com itself does not match"),
         FilterCase(
-            id: "wildcard-without-dot", source: "AOSP IntentFilter.AuthorityEntry",
+            id: "wildcard-without-dot", source: "AOSP: IntentFilter.java, IntentFilter.AuthorityEntry",
             data: [DataElement(scheme: "https", host: "*example.com")],
             link: "https://badexample.com/any", expected: nil,
             rule: "*example.com (no dot) also takes badexample.com: a classic mistake"),
         FilterCase(
-            id: "declared-port-missing", source: "chapter 04: Matching a link against a filter",
+            id: "declared-port-missing", source: "this book: chapter 04, Matching a link against a filter",
             data: [DataElement(scheme: "https", host: "example.com", port: "443")],
             link: "https://example.com/", expected: .hostNotDeclared("example.com"),
             rule: "a declared port must be spelled in the URL; https://example.com/ has no port"),
         FilterCase(
-            id: "declared-port-present", source: "chapter 04: Matching a link against a filter",
+            id: "declared-port-present", source: "this book: chapter 04, Matching a link against a filter",
             data: [DataElement(scheme: "https", host: "example.com", port: "8443")],
             link: "https://example.com:8443/", expected: nil, rule: "the same port in the URL matches"),
         FilterCase(
-            id: "port-without-host", source: "chapter 04: All <data> elements of a filter merge",
+            id: "port-without-host", source: "this book: chapter 04, All <data> elements of a filter merge",
             data: [DataElement(scheme: "https", port: "8443"), DataElement(host: "example.com")],
             link: "https://example.com/", expected: nil,
             rule: "a port on an element without a host is ignored"),
         FilterCase(
-            id: "merge-crosses-elements", source: "chapter 04: All <data> elements of a filter merge",
+            id: "merge-crosses-elements",
+            source: "this book: chapter 04, All <data> elements of a filter merge",
             data: [
                 DataElement(scheme: "https", host: "example.com", path: "/a"),
                 DataElement(scheme: "http", host: "example.org", pathPrefix: "/b"),
@@ -81,25 +84,25 @@ struct IntentFilterTests {
             link: "http://example.com/b/1", expected: nil,
             rule: "elements merge into lists, so every combination is accepted: http + example.com + /b"),
         FilterCase(
-            id: "paths-need-a-host", source: "chapter 04: All <data> elements of a filter merge",
+            id: "paths-need-a-host", source: "this book: chapter 04, All <data> elements of a filter merge",
             data: [DataElement(scheme: "myapp", pathPrefix: "/product/")],
             link: "myapp://anything/else", expected: nil,
             rule: "paths count only when the filter declares a host"),
         FilterCase(
-            id: "any-host", source: "chapter 04: All <data> elements of a filter merge",
+            id: "any-host", source: "this book: chapter 04, All <data> elements of a filter merge",
             data: [DataElement(scheme: "https")], link: "https://any.example.net/x", expected: nil,
             rule: "schemes without a host accept any host"),
         FilterCase(
-            id: "exact-path", source: "chapter 04: The app's half: intent filters",
+            id: "exact-path", source: "this book: chapter 04, The app's half: intent filters",
             data: [DataElement(scheme: "https", host: "example.com", path: "/profile")],
             link: "https://example.com/profile/", expected: .pathNotDeclared("/profile/"),
             rule: "path is an exact match: a trailing slash is another path"),
         FilterCase(
-            id: "suffix", source: "chapter 04: The app's half: intent filters",
+            id: "suffix", source: "this book: chapter 04, The app's half: intent filters",
             data: [DataElement(scheme: "https", host: "example.com", pathSuffix: ".pdf")],
             link: "https://example.com/docs/guide.pdf", expected: nil, rule: "pathSuffix matches the end"),
         FilterCase(
-            id: "decoded-path", source: "chapter 04: Matching a link against a filter",
+            id: "decoded-path", source: "this book: chapter 04, Matching a link against a filter",
             data: [DataElement(scheme: "https", host: "example.com", path: "/a b")],
             link: "https://example.com/a%20b", expected: nil, rule: "the path is matched decoded"),
     ]

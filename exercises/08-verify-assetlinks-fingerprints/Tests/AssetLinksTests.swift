@@ -40,24 +40,25 @@ struct VerifyCase: CustomTestStringConvertible, Sendable {
 struct AssetLinksTests {
     static let fingerprints: [FingerprintCase] = [
         FingerprintCase(
-            id: "canonical", source: "chapter 04: The site's half", text: Keys.release,
+            id: "canonical", source: "this book: chapter 04, The site's half", text: Keys.release,
             expected: Keys.release,
             rule: "a canonical fingerprint stays as it is"),
         FingerprintCase(
-            id: "lower-case", source: "chapter 04: Modelling the statements", text: Keys.release.lowercased(),
+            id: "lower-case", source: "this book: chapter 04, Modelling the statements",
+            text: Keys.release.lowercased(),
             expected: Keys.release, rule: "hex digits are upper-cased"),
         FingerprintCase(
-            id: "no-colons", source: "chapter 04: Modelling the statements",
+            id: "no-colons", source: "this book: chapter 04, Modelling the statements",
             text: Keys.play.replacingOccurrences(of: ":", with: ""), expected: Keys.play,
             rule: "colons are optional in the input and always present in the output"),
         FingerprintCase(
-            id: "sha1", source: "chapter 04: Which fingerprints?", text: Keys.sha1, expected: nil,
+            id: "sha1", source: "this book: chapter 04, Which fingerprints?", text: Keys.sha1, expected: nil,
             rule: "a SHA-1 fingerprint has 20 bytes, not 32: the classic mistake"),
         FingerprintCase(
-            id: "not-hex", source: "chapter 04: Modelling the statements",
+            id: "not-hex", source: "this book: chapter 04, Modelling the statements",
             text: String(Keys.release.dropLast(2)) + "ZZ", expected: nil, rule: "only hex digits count"),
         FingerprintCase(
-            id: "empty", source: "chapter 04: Modelling the statements", text: "", expected: nil,
+            id: "empty", source: "this book: chapter 04, Modelling the statements", text: "", expected: nil,
             rule: "nothing is no fingerprint"),
     ]
 
@@ -69,17 +70,18 @@ struct AssetLinksTests {
 
     static let verifications: [VerifyCase] = [
         VerifyCase(
-            id: "authorised", source: "chapter 04: Who is authorised? The verifier",
+            id: "authorised", source: "this book: chapter 04, Who is authorised? The verifier",
             statements: [app("com.example.shop", [Keys.release, Keys.play])], package: "com.example.shop",
             fingerprint: Keys.play, expected: .authorised(statement: 0, exact: true),
             rule: "a listed package and fingerprint with handle_all_urls is authorised"),
         VerifyCase(
-            id: "authorised-after-normalising", source: "chapter 04: Who is authorised? The verifier",
+            id: "authorised-after-normalising",
+            source: "this book: chapter 04, Who is authorised? The verifier",
             statements: [app("com.example.shop", [Keys.release.lowercased()])], package: "com.example.shop",
             fingerprint: Keys.release, expected: .authorised(statement: 0, exact: false),
             rule: "fingerprints compare canonically, but exact is false when the file spells it otherwise"),
         VerifyCase(
-            id: "second-statement", source: "chapter 04: Who is authorised? The verifier",
+            id: "second-statement", source: "this book: chapter 04, Who is authorised? The verifier",
             statements: [
                 Statement(relations: [handleAllURLs], target: .web(site: "https://example.com")),
                 app("com.example.shop", [Keys.release]),
@@ -88,30 +90,30 @@ struct AssetLinksTests {
             expected: .authorised(statement: 1, exact: true),
             rule: "statement indexes count every statement of the file, web targets too"),
         VerifyCase(
-            id: "invalid-fingerprint", source: "chapter 04: Which fingerprints?",
+            id: "invalid-fingerprint", source: "this book: chapter 04, Which fingerprints?",
             statements: [app("com.example.shop", [Keys.release])], package: "com.example.shop",
             fingerprint: Keys.sha1, expected: .invalidFingerprint(Keys.sha1),
             rule: "asking with a SHA-1 fingerprint is answered before looking at the file"),
         VerifyCase(
-            id: "debug-package", source: "chapter 04: The site's half",
+            id: "debug-package", source: "this book: chapter 04, The site's half",
             statements: [app("com.example.shop", [Keys.release]), app("com.example.news", [Keys.release])],
             package: "com.example.shop.debug", fingerprint: Keys.debug,
             expected: .packageNotListed(listed: ["com.example.shop", "com.example.news"]),
             rule: "com.example.shop.debug is another app; the verdict lists the packages the file names"),
         VerifyCase(
-            id: "upload-key-instead-of-play-key", source: "chapter 04: Which fingerprints?",
+            id: "upload-key-instead-of-play-key", source: "this book: chapter 04, Which fingerprints?",
             statements: [app("com.example.shop", [Keys.release, Keys.debug.lowercased()])],
             package: "com.example.shop", fingerprint: Keys.play,
             expected: .fingerprintNotListed(listed: [Keys.release, Keys.debug]),
             rule: "a Play-installed build carries the Play App Signing key; list the canonical forms found"),
         VerifyCase(
-            id: "listed-twice", source: "chapter 04: Who is authorised? The verifier",
+            id: "listed-twice", source: "this book: chapter 04, Who is authorised? The verifier",
             statements: [app("com.example.shop", [Keys.release]), app("com.example.shop", [Keys.release])],
             package: "com.example.shop", fingerprint: Keys.debug,
             expected: .fingerprintNotListed(listed: [Keys.release]),
             rule: "each fingerprint is listed once in the verdict"),
         VerifyCase(
-            id: "login-creds-only", source: "chapter 04: The site's half",
+            id: "login-creds-only", source: "this book: chapter 04, The site's half",
             statements: [
                 app(
                     "com.example.shop", [Keys.release],
@@ -121,7 +123,7 @@ struct AssetLinksTests {
             expected: .relationMissing(statements: [0]),
             rule: "get_login_creds shares passwords; it does not let the app open links"),
         VerifyCase(
-            id: "first-granting-statement", source: "chapter 04: Who is authorised? The verifier",
+            id: "first-granting-statement", source: "this book: chapter 04, Who is authorised? The verifier",
             statements: [
                 app(
                     "com.example.shop", [Keys.release],

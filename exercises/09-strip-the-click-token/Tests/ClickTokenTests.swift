@@ -27,35 +27,36 @@ struct ReferrerCase: CustomTestStringConvertible, Sendable {
 struct ClickTokenTests {
     static let strips: [StripCase] = [
         StripCase(
-            id: "only-item", source: "chapter 00: A first real piece",
+            id: "only-item", source: "this book: chapter 00, A first real piece",
             url: "https://shop.example/p?li2_cid=Ab3",
             expected: "https://shop.example/p", rule: "the ? goes with the last item"),
         StripCase(
-            id: "marketer-ref-survives", source: "chapter 05: What the app is told",
+            id: "marketer-ref-survives", source: "this book: chapter 05, What the app is told",
             url: "https://shop.example/spring?li2_cid=Ab3dE5fG7hJ9kL1m&ref=mail",
             expected: "https://shop.example/spring?ref=mail", rule: "the marketer's ref=mail survives"),
         StripCase(
-            id: "order-kept", source: "chapter 00: A first real piece",
+            id: "order-kept", source: "this book: chapter 00, A first real piece",
             url: "https://shop.example/p?a=1&li2_cid=X&b=2",
             expected: "https://shop.example/p?a=1&b=2", rule: "the other items keep their order"),
         StripCase(
-            id: "every-token", source: "chapter 00: A first real piece",
+            id: "every-token", source: "this book: chapter 00, A first real piece",
             url: "https://shop.example/p?li2_cid=A&x=1&li2_cid=B", expected: "https://shop.example/p?x=1",
             rule: "every li2_cid goes, not only the first"),
         StripCase(
-            id: "encoding-kept", source: "chapter 00: A first real piece",
+            id: "encoding-kept", source: "this book: chapter 00, A first real piece",
             url: "https://shop.example/p?next=%2Fcart%20now&li2_cid=Ab3&q=a+b",
             expected: "https://shop.example/p?next=%2Fcart%20now&q=a+b",
             rule: "kept items keep their exact encoding: decoding and encoding again changes %2F, %20 and +"),
         StripCase(
-            id: "fragment-kept", source: "chapter 00: A first real piece",
+            id: "fragment-kept", source: "this book: chapter 00, A first real piece",
             url: "https://shop.example/p?li2_cid=Ab3#reviews",
             expected: "https://shop.example/p#reviews", rule: "the fragment stays"),
         StripCase(
-            id: "no-token", source: "chapter 00: A first real piece", url: "https://shop.example/p?ref=mail",
+            id: "no-token", source: "this book: chapter 00, A first real piece",
+            url: "https://shop.example/p?ref=mail",
             expected: "https://shop.example/p?ref=mail", rule: "nothing to remove leaves the URL as it was"),
         StripCase(
-            id: "case-sensitive", source: "chapter 00: A first real piece",
+            id: "case-sensitive", source: "this book: chapter 00, A first real piece",
             url: "https://shop.example/p?LI2_CID=Ab3",
             expected: "https://shop.example/p?LI2_CID=Ab3",
             rule: "names compare exactly: LI2_CID is not the token"),
@@ -63,44 +64,46 @@ struct ClickTokenTests {
 
     static let referrers: [ReferrerCase] = [
         ReferrerCase(
-            id: "bare", source: "chapter 07: From the short link to the store",
+            id: "bare", source: "this book: chapter 07, From the short link to the store",
             referrer: "li2_dl=https%3A%2F%2Fgo.example%2Fspring%3Fli2_cid%3DAb3dE5fG7hJ9kL1m",
             link: "https://go.example/spring?li2_cid=Ab3dE5fG7hJ9kL1m", token: "Ab3dE5fG7hJ9kL1m",
             rule: "Play hands back li2_dl=<link encoded once>: decode the value once"),
         ReferrerCase(
-            id: "among-others", source: "chapter 07: From the short link to the store",
+            id: "among-others", source: "this book: chapter 07, From the short link to the store",
             referrer:
                 "utm_source=li2&li2_dl=https%3A%2F%2Fgo.example%2Fspring%3Fli2_cid%3DAb3&utm_medium=link",
             link: "https://go.example/spring?li2_cid=Ab3", token: "Ab3",
             rule: "other tools add their parameters around ours; only li2_dl is ours"),
         ReferrerCase(
-            id: "decode-once", source: "chapter 07: Looking inside",
+            id: "decode-once", source: "this book: chapter 07, Looking inside",
             referrer: "li2_dl=https%3A%2F%2Fgo.example%2Fp%3Fli2_cid%3DAb3%26next%3D%252Fcart%2526x",
             link: "https://go.example/p?li2_cid=Ab3&next=%2Fcart%26x", token: "Ab3",
             rule: "decode exactly once: a second decoding turns the link's own %26 into a separator"),
         ReferrerCase(
-            id: "organic", source: "chapter 07: What Play keeps, and for whom",
+            id: "organic", source: "this book: chapter 07, What Play keeps, and for whom",
             referrer: "utm_source=google-play&utm_medium=organic", link: nil, token: nil,
             rule: "an organic install has no li2_dl"),
         ReferrerCase(
-            id: "empty-value", source: "chapter 07: Looking inside", referrer: "li2_dl=", link: nil,
+            id: "empty-value", source: "this book: chapter 07, Looking inside", referrer: "li2_dl=",
+            link: nil,
             token: nil,
             rule: "an empty li2_dl is no link"),
         ReferrerCase(
-            id: "not-a-link", source: "chapter 07: Looking inside", referrer: "li2_dl=spring%20sale",
+            id: "not-a-link", source: "this book: chapter 07, Looking inside",
+            referrer: "li2_dl=spring%20sale",
             link: nil,
             token: nil, rule: "a value without a scheme and a host is no link"),
         ReferrerCase(
-            id: "name-exact", source: "chapter 00: A first real piece",
+            id: "name-exact", source: "this book: chapter 00, A first real piece",
             referrer: "LI2_DL=https%3A%2F%2Fgo.example%2Fspring", link: nil, token: nil,
             rule: "parameter names compare exactly"),
         ReferrerCase(
-            id: "link-without-token", source: "chapter 05: Three identifiers",
+            id: "link-without-token", source: "this book: chapter 05, Three identifiers",
             referrer: "li2_dl=https%3A%2F%2Fgo.example%2Fspring", link: "https://go.example/spring",
             token: nil,
             rule: "a link without li2_cid is still the link, but it has no click token"),
         ReferrerCase(
-            id: "empty-token", source: "chapter 05: Three identifiers",
+            id: "empty-token", source: "this book: chapter 05, Three identifiers",
             referrer: "li2_dl=https%3A%2F%2Fgo.example%2Fspring%3Fli2_cid%3D",
             link: "https://go.example/spring?li2_cid=",
             token: nil, rule: "an empty li2_cid is no token"),

@@ -19,65 +19,67 @@ struct ConsentRequestTests {
 
     static let cases: [AnswerCase] = [
         AnswerCase(
-            id: "pasted-link", source: "chapter 06: What the answer sends",
+            id: "pasted-link", source: "this book: chapter 06, What the answer sends",
             answer: .pasted("https://go.example/spring?li2_cid=Ab3dE5fG7hJ9kL1m"),
             json:
                 #"{"clipboardStatus":"read","deepLink":"https:\/\/go.example\/spring?li2_cid=Ab3dE5fG7hJ9kL1m"}"#,
             rule: "a link with a click token goes as deepLink with read, and nothing else"),
         AnswerCase(
-            id: "pasted-link-with-newline", source: "chapter 06: What the answer sends",
+            id: "pasted-link-with-newline", source: "this book: chapter 06, What the answer sends",
             answer: .pasted("  https://go.example/spring?li2_cid=Ab3\n"),
             json: #"{"clipboardStatus":"read","deepLink":"https:\/\/go.example\/spring?li2_cid=Ab3"}"#,
             rule: "whitespace around the link is trimmed before it is sent"),
         AnswerCase(
-            id: "pasted-http", source: "chapter 06: What the answer sends",
+            id: "pasted-http", source: "this book: chapter 06, What the answer sends",
             answer: .pasted("http://go.example/spring?li2_cid=Ab3"),
             json: #"{"clipboardStatus":"read","deepLink":"http:\/\/go.example\/spring?li2_cid=Ab3"}"#,
             rule: "http links count as web links too"),
         AnswerCase(
-            id: "pasted-sentence", source: "chapter 06: What the answer sends",
+            id: "pasted-sentence", source: "this book: chapter 06, What the answer sends",
             answer: .pasted("look at https://go.example/spring?li2_cid=Ab3 now"),
             json: #"{"clipboardStatus":"read","li2Domains":["go.example"]}"#,
             rule: "a link inside a sentence does not count: send read with the domains, never the text"),
         AnswerCase(
-            id: "pasted-phone-number", source: "chapter 06: What the answer sends",
+            id: "pasted-phone-number", source: "this book: chapter 06, What the answer sends",
             answer: .pasted("+44 20 7946 0958"),
             json: #"{"clipboardStatus":"read","li2Domains":["go.example"]}"#,
             rule: "other text is still read, but it is none of the service's business"),
         AnswerCase(
-            id: "pasted-link-without-token", source: "chapter 06: What the answer sends",
+            id: "pasted-link-without-token", source: "this book: chapter 06, What the answer sends",
             answer: .pasted("https://go.example/spring"),
             json: #"{"clipboardStatus":"read","li2Domains":["go.example"]}"#,
             rule: "a link without li2_cid is not the interstitial's link"),
         AnswerCase(
-            id: "pasted-empty-token", source: "chapter 06: What the answer sends",
+            id: "pasted-empty-token", source: "this book: chapter 06, What the answer sends",
             answer: .pasted("https://go.example/spring?li2_cid="),
             json: #"{"clipboardStatus":"read","li2Domains":["go.example"]}"#,
             rule: "an empty li2_cid is no token"),
         AnswerCase(
-            id: "pasted-token-wrong-case", source: "chapter 00: A first real piece",
+            id: "pasted-token-wrong-case", source: "this book: chapter 00, A first real piece",
             answer: .pasted("https://go.example/spring?LI2_CID=Ab3"),
             json: #"{"clipboardStatus":"read","li2Domains":["go.example"]}"#,
             rule: "names compare exactly: LI2_CID is not the token"),
         AnswerCase(
-            id: "pasted-scheme-link", source: "chapter 06: What the answer sends",
+            id: "pasted-scheme-link", source: "this book: chapter 06, What the answer sends",
             answer: .pasted("myapp://product/42?li2_cid=Ab3"),
             json: #"{"clipboardStatus":"read","li2Domains":["go.example"]}"#,
             rule: "only web links count: the interstitial copies an https link"),
         AnswerCase(
-            id: "pasted-blank", source: "chapter 06: What the answer sends", answer: .pasted(" \n\t"),
+            id: "pasted-blank", source: "this book: chapter 06, What the answer sends",
+            answer: .pasted(" \n\t"),
             json: #"{"clipboardStatus":"empty","li2Domains":["go.example"]}"#,
             rule: "blank text counts as empty, like nothing to paste"),
         AnswerCase(
-            id: "clipboard-empty", source: "chapter 06: The empty clipboard", answer: .clipboardEmpty,
+            id: "clipboard-empty", source: "this book: chapter 06, The empty clipboard",
+            answer: .clipboardEmpty,
             json: #"{"clipboardStatus":"empty","li2Domains":["go.example"]}"#,
             rule: "nothing to paste is empty, with the domains"),
         AnswerCase(
-            id: "opted-out", source: "chapter 06: What the answer sends", answer: .optedOut,
+            id: "opted-out", source: "this book: chapter 06, What the answer sends", answer: .optedOut,
             json: #"{"clipboardStatus":"optout","li2Domains":["go.example"]}"#,
             rule: "skipping the screen is optout, with the domains"),
         AnswerCase(
-            id: "denied", source: "chapter 06: iOS 15: the direct read", answer: .denied,
+            id: "denied", source: "this book: chapter 06, iOS 15: the direct read", answer: .denied,
             json: #"{"clipboardStatus":"denied","li2Domains":["go.example"]}"#,
             rule: "a refused read is denied, with the domains"),
     ]

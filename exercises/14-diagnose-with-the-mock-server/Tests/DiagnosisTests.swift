@@ -18,52 +18,52 @@ struct AnswerCase: CustomTestStringConvertible, Sendable {
 struct DiagnosisTests {
     static let answers: [AnswerCase] = [
         AnswerCase(
-            id: "universal-link", source: "chapter 08: Matches and misses", status: 200,
+            id: "universal-link", source: "this book: chapter 08, Matches and misses", status: 200,
             body:
                 #"{"clickId":"a","link":{"id":"l","domain":"go.example","key":"summer","url":"https://shop.example/"},"matchMethod":"universal_link"}"#,
             expected: .working(matchMethod: "universal_link"), rule: "a link in the answer means it works"),
         AnswerCase(
-            id: "no-candidate", source: "chapter 08: Matches and misses", status: 200,
+            id: "no-candidate", source: "this book: chapter 08, Matches and misses", status: 200,
             body: #"{"clickId":"a","link":null,"missReason":"no_candidate"}"#, expected: .organicInstall,
             rule: "no_candidate: nothing to match on, usually an organic install"),
         AnswerCase(
-            id: "clipboard-empty", source: "chapter 08: Matches and misses", status: 200,
+            id: "clipboard-empty", source: "this book: chapter 08, Matches and misses", status: 200,
             body: #"{"clickId":"a","link":null,"missReason":"clipboard_empty"}"#,
             expected: .interstitialCopyMissed,
             rule: "clipboard_empty: the user agreed but had nothing to paste"),
         AnswerCase(
-            id: "clipboard-denied", source: "chapter 08: Matches and misses", status: 200,
+            id: "clipboard-denied", source: "this book: chapter 08, Matches and misses", status: 200,
             body: #"{"clickId":"a","link":null,"missReason":"clipboard_denied"}"#,
             expected: .pastePermissionDenied,
             rule: "clipboard_denied: the system refused the read"),
         AnswerCase(
-            id: "opted-out", source: "chapter 08: Matches and misses", status: 200,
+            id: "opted-out", source: "this book: chapter 08, Matches and misses", status: 200,
             body: #"{"clickId":"a","link":null,"missReason":"opted_out"}"#, expected: .userOptedOut,
             rule: "opted_out: the user declined"),
         AnswerCase(
-            id: "expired", source: "chapter 08: Matches and misses", status: 200,
+            id: "expired", source: "this book: chapter 08, Matches and misses", status: 200,
             body: #"{"clickId":"a","link":null,"missReason":"expired"}"#, expected: .tookTooLongToOpen,
             rule: "expired: the record outlived its time to live"),
         AnswerCase(
-            id: "unknown-click", source: "chapter 08: Matches and misses", status: 200,
+            id: "unknown-click", source: "this book: chapter 08, Matches and misses", status: 200,
             body: #"{"clickId":"a","link":null,"missReason":"unknown_click"}"#, expected: .tokenFromElsewhere,
             rule: "unknown_click: a token no visit created"),
         AnswerCase(
-            id: "unknown-link", source: "chapter 08: Matches and misses", status: 200,
+            id: "unknown-link", source: "this book: chapter 08, Matches and misses", status: 200,
             body: #"{"clickId":"a","link":null,"missReason":"unknown_link"}"#, expected: .noSuchLink,
             rule: "unknown_link: our domain, but no link has that key"),
         AnswerCase(
-            id: "missing-key", source: "chapter 08: Keys: publishable and secret", status: 401,
+            id: "missing-key", source: "this book: chapter 08, Keys: publishable and secret", status: 401,
             body: #"{"error":{"code":"missing_key","message":"an API key is required"}}"#,
             expected: .missingKey,
             rule: "401 missing_key: no key was sent"),
         AnswerCase(
-            id: "invalid-key", source: "chapter 08: Keys: publishable and secret", status: 401,
+            id: "invalid-key", source: "this book: chapter 08, Keys: publishable and secret", status: 401,
             body: #"{"error":{"code":"invalid_key","message":"the API key is not valid"}}"#,
             expected: .wrongKey,
             rule: "401 invalid_key: a key nobody issued"),
         AnswerCase(
-            id: "bad-request", source: "chapter 08: Refusals", status: 400,
+            id: "bad-request", source: "this book: chapter 08, Refusals", status: 400,
             body:
                 #"{"error":{"code":"missing_field","message":"one of deepLink, li2Domains or installReferrer is required"}}"#,
             expected: .badRequest(message: "one of deepLink, li2Domains or installReferrer is required"),
