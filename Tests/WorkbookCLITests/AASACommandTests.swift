@@ -110,10 +110,10 @@ struct AASACommandTests {
         #expect(output.status == 1)
         #expect(
             output.stdout == """
-                details[0] ABCDE12345.com.example.shop, ABCDE12345.com.example.shop.beta: leaves the URL to \
-                Safari: components[0] {"/":"/help/*","comment":"Help pages stay on the web.","exclude":true} \
+                details[0] ABCDE12345.com.example.shop, ABCDE12345.com.example.shop.beta: keeps its apps out: \
+                components[0] {"/":"/help/*","comment":"Help pages stay on the web.","exclude":true} \
                 matches and excludes it
-                details[1] FGHIJ67890.com.example.journal: leaves the URL to Safari: no rule matches
+                details[1] FGHIJ67890.com.example.journal: decides nothing: no rule matches
 
                 """)
         let opens = try await SubjectFixtures.run([
@@ -124,7 +124,28 @@ struct AASACommandTests {
             opens.stdout == """
                 details[0] ABCDE12345.com.example.shop, ABCDE12345.com.example.shop.beta: opens the URL: \
                 components[1] {"/":"/product/*"} matches
-                details[1] FGHIJ67890.com.example.journal: leaves the URL to Safari: no rule matches
+                details[1] FGHIJ67890.com.example.journal: decides nothing: no rule matches
+
+                """)
+    }
+
+    /// The first entry that decides for an app decides for good (swcutil's behaviour, as
+    /// st-tech/universal-links-test checks it; chapter 3).
+    @Test func anAppExcludedByAnEarlierEntryStaysOutAndExplainSaysWhy() async throws {
+        let plain = try await SubjectFixtures.run([
+            "aasa", "match", "aasa-excluded-then-opened.json", "https://example.com/admin/users",
+        ])
+        #expect(plain.status == 0)
+        #expect(plain.stdout == "FGHIJ67890.com.example.journal\n")
+        let explained = try await SubjectFixtures.run([
+            "aasa", "match", "aasa-excluded-then-opened.json", "https://example.com/admin/users", "--explain",
+        ])
+        #expect(
+            explained.stdout == """
+                details[0] ABCDE12345.com.example.shop: keeps its apps out: components[0] \
+                {"/":"/admin/*","exclude":true} matches and excludes it
+                details[1] ABCDE12345.com.example.shop, FGHIJ67890.com.example.journal: opens the URL: \
+                components[0] {"/":"*"} matches (not for ABCDE12345.com.example.shop: details[0] decided first)
 
                 """)
     }
@@ -136,7 +157,7 @@ struct AASACommandTests {
         #expect(output.status == 1)
         #expect(
             output.stdout == """
-                details[0] ABCDE12345.com.example.shop: leaves the URL to Safari: paths[0] "NOT /help/*" matches \
+                details[0] ABCDE12345.com.example.shop: keeps its apps out: paths[0] "NOT /help/*" matches \
                 and excludes it
 
                 """)
@@ -215,9 +236,11 @@ struct AASACommandTests {
                 opens the URL (Safari does), prints nothing and exits 1. Only the path, query and
                 fragment of URL count: the file speaks for whichever domain serves it.
 
-                With --explain, prints instead one line per applinks.details entry, saying whether it
-                opens the URL and which rule decided: the first rule that matches wins, and an exclude
-                rule (or a legacy "NOT " path) leaves the URL to Safari.
+                With --explain, prints instead one line per applinks.details entry, saying what it
+                decides and which rule decided: the first rule that matches wins, and an exclude rule
+                (or a legacy "NOT " path) keeps the entry's apps out. For each app, the first entry
+                that decides wins, so a later entry cannot open the URL for an app an earlier one
+                excluded.
 
                 Exit status: 0 when at least one app opens the URL, 1 when none does, 2 when the file
                 is missing or unreadable or the URL cannot be parsed.

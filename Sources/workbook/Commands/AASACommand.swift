@@ -51,9 +51,11 @@ let aasaMatchCommand = Command(
             opens the URL (Safari does), prints nothing and exits 1. Only the path, query and
             fragment of URL count: the file speaks for whichever domain serves it.
 
-            With --explain, prints instead one line per applinks.details entry, saying whether it
-            opens the URL and which rule decided: the first rule that matches wins, and an exclude
-            rule (or a legacy "NOT " path) leaves the URL to Safari.
+            With --explain, prints instead one line per applinks.details entry, saying what it
+            decides and which rule decided: the first rule that matches wins, and an exclude rule
+            (or a legacy "NOT " path) keeps the entry's apps out. For each app, the first entry
+            that decides wins, so a later entry cannot open the URL for an app an earlier one
+            excluded.
 
             Exit status: 0 when at least one app opens the URL, 1 when none does, 2 when the file
             is missing or unreadable or the URL cannot be parsed.
@@ -100,7 +102,7 @@ let aasaMatchCommand = Command(
 ///
 /// ```swift
 /// AASAExplanation.lines(matcher, url: URL(string: "https://example.com/help/app")!)
-/// // ["details[0] ABCDE12345.com.example.shop: leaves the URL to Safari: components[0] "
+/// // ["details[0] ABCDE12345.com.example.shop: keeps its apps out: components[0] "
 /// //  + "{\"/\":\"/help/*\",\"exclude\":true} matches and excludes it"]
 /// ```
 enum AASAExplanation {
@@ -109,18 +111,27 @@ enum AASAExplanation {
         guard !details.isEmpty else {
             return ["the file has no applinks.details entry, so no app opens any URL"]
         }
+        // Which entry decided each app first: a later entry cannot change that.
+        var decidedBy: [String: Int] = [:]
         return matcher.verdicts(for: url).map { verdict in
             let apps = verdict.appIDs.isEmpty ? "(no app ID)" : verdict.appIDs.joined(separator: ", ")
             let detail = details[verdict.detail]
             let head = "details[\(verdict.detail)] \(apps): "
+            let earlier = verdict.appIDs.compactMap { appID in decidedBy[appID].map { (appID, $0) } }
+            if verdict.decision != .noMatch {
+                for appID in verdict.appIDs where decidedBy[appID] == nil {
+                    decidedBy[appID] = verdict.detail
+                }
+            }
+            let note = earlier.map { " (not for \($0.0): details[\($0.1)] decided first)" }.joined()
             switch verdict.decision {
             case .opens(let rule):
-                return head + "opens the URL: \(describe(rule: rule, in: detail)) matches"
+                return head + "opens the URL: \(describe(rule: rule, in: detail)) matches" + note
             case .excluded(let rule):
                 return head
-                    + "leaves the URL to Safari: \(describe(rule: rule, in: detail)) matches and excludes it"
+                    + "keeps its apps out: \(describe(rule: rule, in: detail)) matches and excludes it" + note
             case .noMatch:
-                return head + "leaves the URL to Safari: no rule matches"
+                return head + "decides nothing: no rule matches"
             }
         }
     }
