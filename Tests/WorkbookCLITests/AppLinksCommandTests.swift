@@ -18,6 +18,34 @@ struct AppLinksCommandTests {
         #expect(output.stderr == "")
     }
 
+    /// Android: "Verify Android App Links": `autoVerify` on one filter for a host is enough, even
+    /// if other filters that use the host lack it. The orders filter has no `autoVerify`; its
+    /// second host is verified through nothing.
+    @Test func aHostVerifiedThroughAnotherFilterIsAnAppLinkForEveryWebFilter() async throws {
+        let verified = try await SubjectFixtures.run([
+            "applinks", "match", "AndroidManifest-per-host.xml", "https://example.com/orders/7",
+        ])
+        #expect(verified.status == 0)
+        #expect(verified.stdout == "com.example.shop.OrdersActivity app-link\n")
+        let unverified = try await SubjectFixtures.run([
+            "applinks", "match", "AndroidManifest-per-host.xml", "https://shop.example.net/orders/7",
+        ])
+        #expect(unverified.status == 0)
+        #expect(unverified.stdout == "com.example.shop.OrdersActivity deep-link\n")
+        let explained = try await SubjectFixtures.run([
+            "applinks", "match", "--explain", "AndroidManifest-per-host.xml", "https://example.com/orders/7",
+        ])
+        #expect(
+            explained.stdout == """
+                line 5: com.example.shop.MainActivity filter #1: rejected: path "/orders/7" matches none of \
+                pathPrefix="/product/"
+                line 13: com.example.shop.OrdersActivity filter #1: accepted as an app link: opens the app \
+                directly once the host is verified (through the autoVerify of line 5: \
+                com.example.shop.MainActivity filter #1)
+
+                """)
+    }
+
     @Test func aCustomSchemeLinkIsADeepLink() async throws {
         let output = try await SubjectFixtures.run([
             "applinks", "match", "AndroidManifest.xml", "shop://cart",

@@ -22,8 +22,11 @@ let appLinksMatchCommand = Command(
         discussion: """
             Answers: which activities of this app take URL, and as what? Prints one line per
             intent filter that accepts it, in manifest order: the activity's full name, then
-            app-link when the filter is eligible for verification (autoVerify, VIEW, DEFAULT,
-            BROWSABLE, only http/https, a host) or deep-link otherwise. A filter accepts the URL
+            app-link or deep-link. A filter is an app-link when it takes http or https links
+            from a browser (VIEW, DEFAULT, BROWSABLE) and the URL's host is verified through a
+            filter of the app: autoVerify, VIEW, DEFAULT, BROWSABLE, only http/https, and that
+            host. Android verifies hosts for the whole app, so one such filter is enough for
+            every filter that uses the host. A filter accepts the URL
             when it declares the VIEW action and its <data> elements, merged as Android merges
             them, accept the scheme, host, port and path; categories do not change the list.
             Reads the source manifest (not the binary one inside an APK).
@@ -68,7 +71,7 @@ enum AppLinksListing {
     /// One filter that accepts a URL: `com.example.shop.MainActivity app-link`.
     struct Line: Equatable, Sendable, CustomStringConvertible {
         var activity: String
-        /// The filter qualifies for App Link verification.
+        /// The app verifies the URL's host and the filter takes web links from a browser.
         var isAppLink: Bool
 
         var description: String { "\(activity) \(isAppLink ? "app-link" : "deep-link")" }
@@ -80,12 +83,17 @@ enum AppLinksListing {
     /// browser would do.
     static func accepting(_ manifest: AndroidManifest, url: URL) -> [Line] {
         let uri = AndroidURI(url)
+        let hostIsVerified = manifest.verifyingFilter(for: url) != nil
         return manifest.activities.flatMap { activity in
             activity.intentFilters.compactMap { filter -> Line? in
                 guard filter.actions.contains(IntentFilterMatcher.actionView),
                     IntentFilterMatcher.matchData(filter, uri: uri) == nil
                 else { return nil }
-                return Line(activity: activity.name, isAppLink: IntentFilterMatcher.isAppLinkEligible(filter))
+                let takesWebLinks =
+                    filter.categories.contains(IntentFilterMatcher.categoryDefault)
+                    && IntentFilterMatcher.canOpenFromBrowser(filter)
+                    && (uri.scheme == "http" || uri.scheme == "https")
+                return Line(activity: activity.name, isAppLink: hostIsVerified && takesWebLinks)
             }
         }
     }
