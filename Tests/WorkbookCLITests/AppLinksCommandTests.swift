@@ -46,6 +46,47 @@ struct AppLinksCommandTests {
                 """)
     }
 
+    /// Android: `R.attr.pathSuffix` was added in API level 31. Below it the attribute is unknown,
+    /// so the filter declares no path and takes every path of its host.
+    @Test func apiLevelAnswersForAnOlderDevice() async throws {
+        let latest = try await SubjectFixtures.run([
+            "applinks", "match", "AndroidManifest-api-levels.xml", "https://example.com/about",
+        ])
+        #expect(latest.status == 1)
+        #expect(latest.stdout == "")
+        let android11 = try await SubjectFixtures.run([
+            "applinks", "match", "--api-level", "30", "AndroidManifest-api-levels.xml",
+            "https://example.com/about",
+        ])
+        #expect(android11.status == 0)
+        #expect(android11.stdout == "com.example.shop.FilesActivity deep-link\n")
+        let explained = try await SubjectFixtures.run([
+            "applinks", "match", "--explain", "--api-level", "30", "AndroidManifest-api-levels.xml",
+            "https://example.com/about",
+        ])
+        #expect(explained.status == 0)
+        #expect(
+            explained.stdout == """
+                line 5: com.example.shop.FilesActivity filter #1: accepted as a deep link (not an app link: \
+                no autoVerify="true"); at API level 30, pathSuffix=".pdf" is unknown and adds no path \
+                (it needs API 31)
+
+                """)
+    }
+
+    @Test func anAPILevelOutOfRangeIsAUsageError() async throws {
+        for value in ["0", "36", "thirty", "3.5"] {
+            let output = try await SubjectFixtures.run([
+                "applinks", "match", "--api-level", value, "AndroidManifest.xml", "https://example.com/",
+            ])
+            #expect(output.status == 64)
+            #expect(output.stdout == "")
+            #expect(
+                output.stderr.hasPrefix(
+                    "error: --api-level needs a whole number from 1 to 35, got '\(value)'\n"))
+        }
+    }
+
     @Test func aCustomSchemeLinkIsADeepLink() async throws {
         let output = try await SubjectFixtures.run([
             "applinks", "match", "AndroidManifest.xml", "shop://cart",
@@ -146,7 +187,7 @@ struct AppLinksCommandTests {
                 error: missing argument URL
 
                 USAGE:
-                  workbook applinks match [--explain] <MANIFEST> <URL>
+                  workbook applinks match [--explain] [--api-level N] <MANIFEST> <URL>
 
                 See 'workbook applinks match --help'.
 
@@ -167,8 +208,9 @@ struct AppLinksCommandTests {
         #expect(
             output.stdout.hasPrefix("OVERVIEW: List the intent filters of a manifest that accept a URL.\n"))
         #expect(output.stdout.contains("categories do not change the list."))
+        #expect(output.stdout.contains("pathAdvancedPattern and pathSuffix need API 31"))
         #expect(
             output.stdout.contains(
-                "  --explain   Print the verdict of every intent filter instead of the list.\n"))
+                "  --explain      Print the verdict of every intent filter instead of the list.\n"))
     }
 }

@@ -14,7 +14,9 @@ let appLinksCommand = Command(
             """),
     subcommands: [appLinksMatchCommand])
 
-/// `workbook applinks match MANIFEST URL [--explain]`
+private let latest = IntentFilter.latestAPILevel
+
+/// `workbook applinks match MANIFEST URL [--explain] [--api-level N]`
 let appLinksMatchCommand = Command(
     CommandSpec(
         name: "match",
@@ -22,22 +24,30 @@ let appLinksMatchCommand = Command(
         discussion: """
             Answers: which activities of this app take URL, and as what? Prints one line per
             intent filter that accepts it, in manifest order: the activity's full name, then
-            app-link or deep-link. A filter is an app-link when it takes http or https links
-            from a browser (VIEW, DEFAULT, BROWSABLE) and the URL's host is verified through a
-            filter of the app: autoVerify, VIEW, DEFAULT, BROWSABLE, only http/https, and that
-            host. Android verifies hosts for the whole app, so one such filter is enough for
-            every filter that uses the host. A filter accepts the URL
-            when it declares the VIEW action and its <data> elements, merged as Android merges
-            them, accept the scheme, host, port and path; categories do not change the list.
-            Reads the source manifest (not the binary one inside an APK).
+            app-link or deep-link. A filter accepts the URL when it declares the VIEW action
+            and its <data> elements, merged as Android merges them, accept the scheme, host,
+            port and path; categories do not change the list. Reads the source manifest (not
+            the binary one inside an APK).
+
+            An accepting filter is an app-link when it takes http or https links from a
+            browser (VIEW, DEFAULT, BROWSABLE) and some filter of the app asks Android to
+            verify the URL's host (autoVerify, VIEW, DEFAULT, BROWSABLE, only http/https, and
+            that host). Android verifies hosts for the whole app, so one such filter is enough
+            for every filter that uses the host.
 
             With --explain, prints instead one line per intent filter of the manifest, with its
             line number and what happens when a browser sends URL: accepted as an app link or a
             deep link, or rejected and why, including a missing BROWSABLE category (browsers only
             send links to BROWSABLE filters).
 
+            With --api-level N, answers for a device at that API level (default 35). An
+            attribute newer than the device is unknown there and adds no path:
+            pathAdvancedPattern and pathSuffix need API 31, so below it a filter whose only
+            path is pathSuffix takes every path of its host. --explain names what it ignored.
+
             Exit status: 0 when at least one filter accepts the URL, 1 when none does, 2 when the
-            manifest is missing or malformed or the URL cannot be parsed.
+            manifest is missing or malformed or the URL cannot be parsed, 64 when the command
+            line is wrong (an --api-level out of range, for one).
 
             Example:
               $ workbook applinks match AndroidManifest.xml https://example.com/product/42
@@ -48,15 +58,29 @@ let appLinksMatchCommand = Command(
             ArgumentSpec("URL", help: "The link to ask about, such as https://example.com/product/42."),
         ],
         options: [
-            OptionSpec("explain", help: "Print the verdict of every intent filter instead of the list.")
+            OptionSpec("explain", help: "Print the verdict of every intent filter instead of the list."),
+            OptionSpec(
+                "api-level", value: "N",
+                help: "Answer for a device at this Android API level, 1 to \(latest) (default: \(latest))."),
         ])
 ) { arguments, console in
+    var apiLevel = IntentFilter.latestAPILevel
+    if let text = arguments.value("api-level") {
+        guard let level = Int(text), (1...IntentFilter.latestAPILevel).contains(level) else {
+            throw CommandError.usage(
+                "--api-level needs a whole number from 1 to \(IntentFilter.latestAPILevel), got '\(text)'",
+                command: ["workbook", "applinks", "match"])
+        }
+        apiLevel = level
+    }
     let path = arguments[0] ?? ""
     let manifest = try CommandInput.readManifest(path)
     let url = try CommandInput.url(arguments[1] ?? "")
-    let accepting = AppLinksListing.accepting(manifest, url: url)
+    let accepting = AppLinksListing.accepting(manifest, url: url, apiLevel: apiLevel)
     if arguments.flag("explain") {
-        for line in AppLinksListing.explanation(manifest, url: url) { console.print(line) }
+        for line in AppLinksListing.explanation(manifest, url: url, apiLevel: apiLevel) {
+            console.print(line)
+        }
     } else {
         for line in accepting { console.print(line.description) }
         if accepting.isEmpty {
@@ -81,13 +105,15 @@ enum AppLinksListing {
     /// `url`. Categories are left out on purpose: `adb shell am start` or another app can send
     /// the link without `BROWSABLE`, so the filter does take it; `--explain` says what a
     /// browser would do.
-    static func accepting(_ manifest: AndroidManifest, url: URL) -> [Line] {
+    static func accepting(
+        _ manifest: AndroidManifest, url: URL, apiLevel: Int = IntentFilter.latestAPILevel
+    ) -> [Line] {
         let uri = AndroidURI(url)
         let hostIsVerified = manifest.verifyingFilter(for: url) != nil
         return manifest.activities.flatMap { activity in
             activity.intentFilters.compactMap { filter -> Line? in
                 guard filter.actions.contains(IntentFilterMatcher.actionView),
-                    IntentFilterMatcher.matchData(filter, uri: uri) == nil
+                    IntentFilterMatcher.matchData(filter, uri: uri, apiLevel: apiLevel) == nil
                 else { return nil }
                 let takesWebLinks =
                     filter.categories.contains(IntentFilterMatcher.categoryDefault)
@@ -100,12 +126,14 @@ enum AppLinksListing {
 
     /// The report of every filter (``AndroidManifest/explain(url:)``), each followed by a note
     /// when the filter has no `BROWSABLE` category and its verdict does not already say so.
-    static func explanation(_ manifest: AndroidManifest, url: URL) -> [String] {
+    static func explanation(
+        _ manifest: AndroidManifest, url: URL, apiLevel: Int = IntentFilter.latestAPILevel
+    ) -> [String] {
         let filters = manifest.activities.flatMap(\.intentFilters)
         guard !filters.isEmpty else {
             return ["the manifest declares no intent filter, so no link opens the app"]
         }
-        return zip(manifest.explain(url: url), filters).map { report, filter in
+        return zip(manifest.explain(url: url, apiLevel: apiLevel), filters).map { report, filter in
             let saysSo = report.verdict == .rejected(.noBrowsableCategory)
             guard !IntentFilterMatcher.canOpenFromBrowser(filter), !saysSo else {
                 return report.description
