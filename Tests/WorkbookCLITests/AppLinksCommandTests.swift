@@ -68,8 +68,40 @@ struct AppLinksCommandTests {
         #expect(
             explained.stdout == """
                 line 5: com.example.shop.FilesActivity filter #1: accepted as a deep link (not an app link: \
-                no autoVerify="true"); at API level 30, pathSuffix=".pdf" is unknown and adds no path \
-                (it needs API 31)
+                no autoVerify="true"); at API level 30, Android does not know pathSuffix=".pdf" (API 31), \
+                so ignores it
+
+                """)
+    }
+
+    /// AOSP `IntentFilter.matchData`: with no host declared, the scheme-specific part must match
+    /// one of the `ssp` attributes; `sspSuffix` needs API 31 and the `ssp` family API 19.
+    @Test func schemeSpecificPartsDecideForAFilterWithoutHosts() async throws {
+        let matched = try await SubjectFixtures.run([
+            "applinks", "match", "AndroidManifest-ssp.xml", "tel:+1%20555%200100",
+        ])
+        #expect(matched.status == 0)
+        #expect(matched.stdout == "com.example.phone.DialActivity deep-link\n")
+        let missed = try await SubjectFixtures.run([
+            "applinks", "match", "--explain", "AndroidManifest-ssp.xml", "tel:+44%2020%207946%200958",
+        ])
+        #expect(missed.status == 1)
+        #expect(
+            missed.stdout == """
+                line 5: com.example.phone.DialActivity filter #1: rejected: scheme-specific part \
+                "+44 20 7946 0958" matches none of sspPrefix="+1 ", sspSuffix="00", and no host is declared
+
+                """)
+        let old = try await SubjectFixtures.run([
+            "applinks", "match", "--explain", "--api-level", "18", "AndroidManifest-ssp.xml",
+            "tel:+44%2020%207946%200958",
+        ])
+        #expect(old.status == 0)
+        #expect(
+            old.stdout == """
+                line 5: com.example.phone.DialActivity filter #1: accepted as a deep link (not an app link: \
+                no autoVerify="true"; scheme "tel" is not http or https; no host); at API level 18, Android \
+                does not know sspPrefix="+1 " (API 19), sspSuffix="00" (API 31), so ignores them
 
                 """)
     }
