@@ -43,7 +43,9 @@ let appLinksMatchCommand = Command(
             With --api-level N, answers for a device at that API level (default 35). An
             attribute newer than the device is unknown there and adds no path:
             pathAdvancedPattern and pathSuffix need API 31, so below it a filter whose only
-            path is pathSuffix takes every path of its host. --explain names what it ignored.
+            path is pathSuffix takes every path of its host; the ssp attributes need API 19
+            (sspAdvancedPattern and sspSuffix 31) and <uri-relative-filter-group> API 35.
+            --explain names what it ignored.
 
             Exit status: 0 when at least one filter accepts the URL, 1 when none does, 2 when the
             manifest is missing or malformed or the URL cannot be parsed, 64 when the command
