@@ -117,11 +117,10 @@ enum AppLinksListing {
                 guard filter.actions.contains(IntentFilterMatcher.actionView),
                     IntentFilterMatcher.matchData(filter, uri: uri, apiLevel: apiLevel) == nil
                 else { return nil }
-                let takesWebLinks =
-                    filter.categories.contains(IntentFilterMatcher.categoryDefault)
-                    && IntentFilterMatcher.canOpenFromBrowser(filter)
-                    && (uri.scheme == "http" || uri.scheme == "https")
-                return Line(activity: activity.name, isAppLink: hostIsVerified && takesWebLinks)
+                return Line(
+                    activity: activity.name,
+                    isAppLink: IntentFilterMatcher.opensAsAppLink(
+                        filter, uri: uri, hostIsVerified: hostIsVerified))
             }
         }
     }
