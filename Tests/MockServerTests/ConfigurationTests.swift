@@ -189,6 +189,11 @@ struct OpenAPITests {
         #expect(schemas["MissReason"]?["enum"] as? [String] == MissReason.allCases.map(\.rawValue))
         #expect(schemas["Platform"]?["enum"] as? [String] == Platform.allCases.map(\.rawValue))
         #expect(schemas["Attribution"]?["enum"] as? [String] == Attribution.allCases.map(\.rawValue))
+        let events = SimulatorEvent.allCases.map(\.rawValue)
+        let eventType = (schemas["SimEventRequest"]?["properties"] as? [String: [String: Any]])?["type"]
+        #expect(eventType?["enum"] as? [String] == events)
+        let next = (schemas["SimSession"]?["properties"] as? [String: [String: Any]])?["next"]
+        #expect((next?["items"] as? [String: Any])?["enum"] as? [String] == events)
     }
 
     /// Served, the document names what this server accepts: its link domains and short links.

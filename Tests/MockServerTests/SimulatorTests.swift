@@ -24,6 +24,14 @@ struct SimSession: Decodable, Equatable {
         var error: String?
     }
 
+    struct Routed: Decodable, Equatable {
+        var step: String
+        var via: String
+        var url: String
+        var decision: String
+        var route: String?
+    }
+
     var id: String
     var platform: String
     var appInstalled: Bool
@@ -34,6 +42,7 @@ struct SimSession: Decodable, Equatable {
     var log: [Entry]
     var logDropped: Int
     var outcome: Outcome?
+    var routed: [Routed]
     var simulatedTime: String
     var expiresAt: String
 }
@@ -58,8 +67,9 @@ struct SimHarness {
         await app.respond(to: post("/api/v1/sim/sessions/\(id)/events", json))
     }
 
-    func start(platform: String, installed: Bool) async throws -> SimSession {
-        let response = await create(#"{"platform":"\#(platform)","appInstalled":\#(installed)}"#)
+    func start(platform: String, installed: Bool, running: Bool = false) async throws -> SimSession {
+        let response = await create(
+            #"{"platform":"\#(platform)","appInstalled":\#(installed),"appRunning":\#(running)}"#)
         try #require(response.status == .created, "\(response.bodyText)")
         return try JSONDecoder().decode(SimSession.self, from: response.body)
     }
@@ -179,8 +189,20 @@ let simBadBodies: [SimBadBody] = [
     SimBadBody(
         id: "unknown-event", route: "events", body: #"{"type":"dance"}"#,
         message:
-            "field 'type' is invalid: must be one of tapLink, install, launch, advanceClock, paste, pasteEmpty, optOut, deny"
+            "field 'type' is invalid: must be one of tapLink, install, launch, advanceClock, paste, pasteEmpty, optOut, deny, rotate"
     ),
+    SimBadBody(
+        id: "running-on-ios", route: "sessions", body: #"{"platform":"ios","appRunning":true}"#,
+        message:
+            #"field 'appRunning' is invalid: the running-app journey is Android's (onNewIntent): use "platform": "android""#
+    ),
+    SimBadBody(
+        id: "running-but-not-installed", route: "sessions",
+        body: #"{"platform":"android","appInstalled":false,"appRunning":true}"#,
+        message: "field 'appInstalled' is invalid: cannot be false when appRunning is true"),
+    SimBadBody(
+        id: "running-not-boolean", route: "sessions", body: #"{"platform":"android","appRunning":1}"#,
+        message: "field 'appRunning' must be a boolean"),
     SimBadBody(id: "no-type", route: "events", body: #"{"seconds":3}"#, message: "field 'type' is required"),
     SimBadBody(
         id: "advance-without-seconds", route: "events", body: #"{"type":"advanceClock"}"#,
@@ -200,7 +222,8 @@ struct SimulatorTests {
         let end = try await harness.play(session, journey.events)
         #expect(end.state == "resolved")
         #expect(end.outcome == journey.outcome)
-        #expect(end.next == ["launch"])
+        // An Android activity now exists, and the phone can be turned.
+        #expect(end.next == (journey.platform == "android" ? ["launch", "rotate"] : ["launch"]))
     }
 
     @Test func theIOSJourneyLogsTheBrowserVisitAndOneTrackOpen() async throws {
@@ -264,9 +287,65 @@ struct SimulatorTests {
         let first = try await harness.play(session, ["tapLink", "install", "launch"])
         let second = try await harness.play(session, ["launch"])
         #expect(second.state == "relaunched")
-        #expect(second.next == [])
+        #expect(second.next == ["rotate"])
         #expect(second.log == first.log)
         #expect(second.outcome == first.outcome)
+    }
+
+    /// Source: Android, Activity.onNewIntent; chapter 2's AndroidLinkIntake decides what is routed.
+    @Test func aRunningAppGetsTheLinkAsANewIntentAndTheRouterSeesItOnce() async throws {
+        let harness = try SimHarness()
+        let session = try await harness.start(platform: "android", installed: true, running: true)
+        #expect(session.state == "appRunning")
+        #expect(session.next == ["tapLink", "rotate"])
+        #expect(session.log == [])
+        let end = try await harness.play(session, ["tapLink", "rotate", "rotate"])
+        let track = "http://127.0.0.1:8080/api/v1/track/open"
+        #expect(end.state == "resolved")
+        #expect(end.next == ["launch", "rotate"])
+        #expect(
+            end.outcome
+                == .init(
+                    kind: "matched", matchMethod: "app_link",
+                    deepLink: "https://shop.example/sale?campaign=summer", clickId: TestServer.token(2)))
+        #expect(
+            end.log == [
+                .init(step: "tapLink", direction: "request", method: "POST", url: track),
+                .init(step: "tapLink", direction: "response", method: "POST", url: track, status: 200),
+            ])
+        #expect(
+            end.routed == [
+                .init(
+                    step: "tapLink", via: "onNewIntent", url: "https://shop.example/sale?campaign=summer",
+                    decision: "openInBrowser")
+            ])
+    }
+
+    @Test func aColdStartRoutesThroughOnCreateAndARotationAddsNothing() async throws {
+        let harness = try SimHarness()
+        let session = try await harness.start(platform: "android", installed: true)
+        let end = try await harness.play(session, ["tapLink", "launch", "rotate"])
+        #expect(
+            end.routed == [
+                .init(
+                    step: "launch", via: "onCreate", url: "https://shop.example/sale?campaign=summer",
+                    decision: "openInBrowser")
+            ])
+        #expect(end.log.filter { $0.direction == "request" }.count == 1)
+    }
+
+    @Test func aDeferredMatchReachesTheRouterOnceAndIOSCannotTurn() async throws {
+        let harness = try SimHarness()
+        let session = try await harness.start(platform: "ios", installed: false)
+        let end = try await harness.play(session, ["tapLink", "install", "launch", "paste"])
+        #expect(
+            end.routed == [
+                .init(
+                    step: "paste", via: "firstLaunch", url: "https://shop.example/sale?campaign=summer",
+                    decision: "openInBrowser")
+            ])
+        let turned = await harness.event(end.id, #"{"type":"rotate"}"#)
+        #expect(turned.status.code == 409)
     }
 
     @Test func advancingTheClockMovesTheSessionsSimulatedTimeOnly() async throws {

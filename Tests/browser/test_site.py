@@ -305,12 +305,17 @@ def try_it_on_the_api_reference_shows_a_200_json_response(browser):
     expect("clickId" in body, f"the track/open answer has no clickId: {body}")
 
 
-def run_simulator(browser, platform, installed, events):
+def run_simulator(browser, platform, installed, events, running=False):
     driver = browser.open("/simulator.html")
     Select(driver.find_element(By.ID, "sim-platform")).select_by_value(platform)
-    checkbox = driver.find_element(By.ID, "sim-installed")
-    if checkbox.is_selected() != installed:
-        checkbox.click()
+    if running:
+        # A running app is installed: the page ticks and locks that box itself.
+        driver.find_element(By.ID, "sim-running").click()
+        expect(driver.find_element(By.ID, "sim-installed").is_selected(), "running did not tick installed")
+    else:
+        checkbox = driver.find_element(By.ID, "sim-installed")
+        if checkbox.is_selected() != installed:
+            checkbox.click()
     # The page enables Start once it has found the server.
     start = browser.wait(lambda d: next((b for b in d.find_elements(By.ID, "sim-start") if b.is_enabled()), None),
                          "the simulator's Start button to be enabled")
@@ -342,6 +347,16 @@ def simulator_completes_the_ios_clipboard_journey(browser):
 def simulator_completes_the_android_referrer_journey(browser):
     method, text = run_simulator(browser, "android", False, ["tapLink", "install", "launch"])
     expect(method == "install_referrer", f"matchMethod {method!r} ({text!r}), expected 'install_referrer'")
+
+
+def simulator_routes_a_new_intent_once_when_the_phone_turns(browser):
+    method, text = run_simulator(browser, "android", True, ["tapLink", "rotate", "rotate"], running=True)
+    # The buttons come back once the last answer is shown.
+    browser.wait(lambda d: next((b for b in d.find_elements(By.CSS_SELECTOR, "button[data-sim-event='rotate']")
+                                 if b.is_enabled()), None), "the last turn to be answered")
+    state = browser.driver.find_element(By.ID, "sim-state").text
+    expect(method == "app_link", f"matchMethod {method!r} ({text!r}), expected 'app_link'")
+    expect("has decided once" in state, f"the state does not say the router decided once: {state!r}")
 
 
 def dark_mode_toggles(browser):
@@ -494,6 +509,7 @@ TESTS = [
     try_it_on_the_api_reference_shows_a_200_json_response,
     simulator_completes_the_ios_clipboard_journey,
     simulator_completes_the_android_referrer_journey,
+    simulator_routes_a_new_intent_once_when_the_phone_turns,
     dark_mode_toggles,
     pages_opened_from_files_say_how_to_start_the_server,
     a_save_reloads_the_page_and_problems_show_on_it,

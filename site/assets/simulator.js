@@ -10,6 +10,7 @@
 
   var platform = document.getElementById("sim-platform");
   var installed = document.getElementById("sim-installed");
+  var running = document.getElementById("sim-running");
   var startButton = document.getElementById("sim-start");
   var seconds = document.getElementById("sim-seconds");
   var stateView = document.getElementById("sim-state");
@@ -157,7 +158,9 @@
     busy = true;
     startButton.disabled = true;
     enableEvents([]);
-    post("/api/v1/sim/sessions", { platform: platform.value, appInstalled: installed.checked })
+    var body = { platform: platform.value, appInstalled: installed.checked };
+    if (running && running.checked && !running.disabled) body.appRunning = true;
+    post("/api/v1/sim/sessions", body)
       .then(function (answer) {
         busy = false;
         startButton.disabled = false;
@@ -207,6 +210,18 @@
         showOffline("No answer from the server.");
       });
   }
+
+  // A running app is Android's journey (onNewIntent), and a running app is installed.
+  function syncSetup() {
+    if (!running) return;
+    running.disabled = platform.value !== "android";
+    if (running.disabled) running.checked = false;
+    if (running.checked) installed.checked = true;
+    installed.disabled = running.checked;
+  }
+  platform.addEventListener("change", syncSetup);
+  if (running) running.addEventListener("change", syncSetup);
+  syncSetup();
 
   startButton.addEventListener("click", start);
   for (var i = 0; i < eventButtons.length; i++) {

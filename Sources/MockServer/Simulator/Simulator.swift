@@ -76,6 +76,7 @@ public final class Simulator {
     struct CreateBody: Decodable {
         var platform: String
         var appInstalled: Bool?
+        var appRunning: Bool?
         var link: String?
     }
 
@@ -89,6 +90,15 @@ public final class Simulator {
         let body = try request.decodeJSON(CreateBody.self)
         guard ["ios", "android"].contains(body.platform) else {
             throw HTTPError.invalidField("platform", reason: #"must be "ios" or "android""#)
+        }
+        let appRunning = body.appRunning ?? false
+        if appRunning, body.platform != "android" {
+            throw HTTPError.invalidField(
+                "appRunning",
+                reason: #"the running-app journey is Android's (onNewIntent): use "platform": "android""#)
+        }
+        if appRunning, body.appInstalled == false {
+            throw HTTPError.invalidField("appInstalled", reason: "cannot be false when appRunning is true")
         }
         let link = try chooseLink(body.link)
         let now = clock.now()
@@ -114,8 +124,11 @@ public final class Simulator {
             responder: server, now: { serverClock.now }, advance: { serverClock.advance(by: $0) })
         let session = SimulatorSession(
             id: newSessionID(), platform: body.platform, appInstalled: body.appInstalled ?? false,
+            appRunning: appRunning,
             link: SimulatorLink(domain: link.domain, key: link.key, shortLink: link.shortLink),
-            server: simulated, publishableKey: configuration.keys.publishable,
+            server: simulated,
+            appHosts: Set(configuration.normalizedLinks.compactMap { URL(string: $0.url)?.host }),
+            publishableKey: configuration.keys.publishable,
             linkDomains: configuration.linkDomains,
             apiBaseURL: Self.apiBaseURL(host: request.headers["Host"]),
             logLimit: limits.maxLogEntries, expiresAt: now.addingTimeInterval(limits.idleTimeout))

@@ -1,3 +1,4 @@
+import DeepLinkCore
 import Foundation
 import HTTPShell
 import Li2SDK
@@ -20,12 +21,18 @@ public enum SimulatorEvent: String, CaseIterable, Sendable {
     case optOut
     /// Consent screen: read the clipboard directly, and refuse iOS's paste alert.
     case deny
+    /// Turn the phone (Android): the running activity is destroyed and created again with its
+    /// saved state and the intent it held (chapter 2).
+    case rotate
 }
 
 /// Where a session's journey stands. The raw values are the session JSON's `state`.
 public enum SimulatorState: String, Sendable {
     /// The link sits in a message; nothing has happened.
     case linkReady
+    /// Android: the app is open and its first launch is long past; a link tapped now arrives as
+    /// a new intent.
+    case appRunning
     /// Not installed: the browser took the user to the store, carrying the click token.
     case inStore
     /// Installed from the store, not started yet.
@@ -71,6 +78,34 @@ enum SimulatedPlatform: String, Sendable {
     }
 }
 
+/// One link the simulated app's router decided (chapter 2's ``Router`` on the destination).
+public struct SimulatorRoutedLink: Equatable, Sendable, Encodable {
+    /// The event that delivered it.
+    public var step: String
+    /// The door it came through: `onCreate` or `onNewIntent` (Android), `sceneWillConnect`
+    /// (iOS), or `firstLaunch` for a deferred match.
+    public var via: String
+    /// The destination the SDK handed the app.
+    public var url: String
+    /// `navigate`, `openInBrowser` or `ignore`.
+    public var decision: String
+    /// The screen, for `navigate` (`product(id: "42")`); null otherwise.
+    public var route: String?
+
+    enum CodingKeys: String, CodingKey {
+        case step, via, url, decision, route
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(step, forKey: .step)
+        try container.encode(via, forKey: .via)
+        try container.encode(url, forKey: .url)
+        try container.encode(decision, forKey: .decision)
+        try container.encode(route, forKey: .route)
+    }
+}
+
 /// One simulated phone and its user: the state machine of a journey, with the real SDK
 /// (``Li2DeepLinkResolver`` on a ``Li2TestClock``, in-memory storage, a test clipboard) whose
 /// requests go to the session's server in process, and a browser that visits the short link
@@ -82,8 +117,10 @@ final class SimulatorSession {
     let appInstalledAtStart: Bool
     let link: SimulatorLink
     let log: SimulatorLog
-    private(set) var state: SimulatorState = .linkReady
+    private(set) var state: SimulatorState
     private(set) var appInstalled: Bool
+    /// Every link the app's router decided, oldest first.
+    private(set) var routed: [SimulatorRoutedLink] = []
     private(set) var outcome: Li2DeepLinkOutcome?
     private(set) var lastResponse: TrackOpenResponse?
     private(set) var expiresAt: Date
@@ -95,21 +132,32 @@ final class SimulatorSession {
     private let server: SimulatorServer
     private let configuration: Li2Config
     private let clock = Li2TestClock()
-    private let storage = Li2InMemoryStorage()
+    private let storage: Li2InMemoryStorage
+    /// Chapter 2's router, for the hosts the configured links lead to.
+    private let router: DeepLinkCore.Router
+    /// Android's activity while it exists (chapter 2's ``AndroidLinkIntake``); nil on iOS.
+    private var activity: AndroidLinkIntake?
+    /// Where the link the SDK is working on came in, for ``routed``.
+    private var door = "firstLaunch"
     private let pasteboard = Li2TestPasteboard()
     /// What Google Play would hand the app's first launch (Android).
     private var installReferrer: String?
     private var resolver: Li2DeepLinkResolver?
 
-    /// `platform` is `ios` or `android`, checked by the caller.
+    /// `platform` is `ios` or `android`, checked by the caller; `appRunning` (Android only, also
+    /// checked there) starts with the app open and its first launch done.
     init(
-        id: String, platform: String, appInstalled: Bool, link: SimulatorLink, server: SimulatorServer,
-        publishableKey: String, linkDomains: [String], apiBaseURL: URL, logLimit: Int, expiresAt: Date
+        id: String, platform: String, appInstalled: Bool, appRunning: Bool = false, link: SimulatorLink,
+        server: SimulatorServer, appHosts: Set<String>, publishableKey: String, linkDomains: [String],
+        apiBaseURL: URL, logLimit: Int, expiresAt: Date
     ) {
         self.id = id
         self.platform = SimulatedPlatform(rawValue: platform) ?? .ios
-        self.appInstalledAtStart = appInstalled
-        self.appInstalled = appInstalled
+        self.appInstalledAtStart = appInstalled || appRunning
+        self.appInstalled = appInstalled || appRunning
+        self.state = appRunning ? .appRunning : .linkReady
+        self.storage = Li2InMemoryStorage(appRunning ? ["ai.li2.firstLaunchRan": .bool(true)] : [:])
+        self.router = DeepLinkCore.Router(schemes: ["myapp"], hosts: appHosts, routes: Route.table)
         self.link = link
         self.server = server
         self.log = SimulatorLog(limit: logLimit)
@@ -120,6 +168,13 @@ final class SimulatorSession {
         self.configuration = Li2Config(
             publishableKey: publishableKey, apiBaseURL: apiBaseURL.absoluteString,
             deepLinkDomains: linkDomains)
+        if appRunning {
+            // Started from the launcher some time ago: no link in its intent.
+            var activity = AndroidLinkIntake()
+            activity.onCreate(intentData: nil, savedInstanceState: false)
+            self.activity = activity
+            _ = makeResolver()
+        }
     }
 
     func touch(until date: Date) {
@@ -129,14 +184,16 @@ final class SimulatorSession {
     /// The events allowed now, in the order the page shows their buttons.
     var next: [SimulatorEvent] {
         if isBusy { return [] }
+        let rotate: [SimulatorEvent] = activity == nil ? [] : [.rotate]
         switch state {
         case .linkReady: return [.tapLink]
+        case .appRunning: return [.tapLink] + rotate
         case .inStore: return [.install, .advanceClock]
         case .installed: return [.launch, .advanceClock]
         case .consentPending: return [.paste, .pasteEmpty, .optOut, .deny, .advanceClock]
         case .appOpened: return [.launch]
-        case .resolved: return [.launch]
-        case .relaunched: return []
+        case .resolved: return [.launch] + rotate
+        case .relaunched: return rotate
         }
     }
 
@@ -149,6 +206,8 @@ final class SimulatorSession {
         defer { isBusy = false }
         log.step = event.rawValue
         switch (event, state) {
+        case (.tapLink, .appRunning):
+            await deliverNewIntent()
         case (.tapLink, _):
             if appInstalled {
                 state = .appOpened
@@ -186,6 +245,11 @@ final class SimulatorSession {
             pasteboard.refusesReads = true
             resolver?.beginRawProbeOptIn()
             await finish()
+        case (.rotate, _):
+            // The re-created activity hands over whatever chapter 2's rules let through.
+            if let url = activity?.recreate() {
+                await deliver(url, via: "onCreate")
+            }
         }
     }
 
@@ -246,10 +310,12 @@ final class SimulatorSession {
     /// out, as it does on a phone 250 ms after the first screen appears.
     private func firstLaunch() async {
         let resolver = makeResolver()
+        door = "firstLaunch"
         switch platform {
         case .ios:
             resolver.requestFirstLaunchConsentAfterGrace()
         case .android:
+            startActivity(intentData: nil)
             resolver.handleFirstLaunchDeferred(referrer: installReferrer ?? "")
         }
         clock.advance(by: .nanoseconds(configuration.firstLaunchGraceNanoseconds))
@@ -265,19 +331,53 @@ final class SimulatorSession {
     private func launchWithLink() async {
         let resolver = makeResolver()
         resolver.requestFirstLaunchConsentAfterGrace()
-        if let url = URL(string: link.shortLink) {
-            resolver.handle(url: url)
+        let url = URL(string: link.shortLink)
+        switch platform {
+        case .ios:
+            door = "sceneWillConnect"
+            if let url { resolver.handle(url: url) }
+        case .android:
+            door = "onCreate"
+            if let url = startActivity(intentData: url) { resolver.handle(url: url) }
         }
         clock.advance(by: .nanoseconds(configuration.firstLaunchGraceNanoseconds))
         await finish()
     }
 
+    /// Android, app running: the system hands the tapped App Link to the running activity's
+    /// `onNewIntent` (its launch mode is `singleTask`, chapter 4), and the app passes it on.
+    private func deliverNewIntent() async {
+        guard let url = URL(string: link.shortLink), let delivered = activity?.onNewIntent(data: url) else {
+            return
+        }
+        await deliver(delivered, via: "onNewIntent")
+    }
+
+    /// A link an activity handed over goes to the SDK, whose answer goes to the router.
+    private func deliver(_ url: URL, via: String) async {
+        door = via
+        resolver?.handle(url: url)
+        await finish()
+    }
+
+    /// A new activity (Android) and the link its `onCreate` hands over.
+    @discardableResult
+    private func startActivity(intentData: URL?) -> URL? {
+        var activity = AndroidLinkIntake()
+        let url = activity.onCreate(intentData: intentData, savedInstanceState: false)
+        self.activity = activity
+        return url
+    }
+
     /// A later launch: same install (same storage), so the gate is consumed and nothing is sent.
     private func relaunch() {
         let resolver = makeResolver()
+        door = "firstLaunch"
         switch platform {
         case .ios: resolver.requestFirstLaunchConsentAfterGrace()
-        case .android: resolver.handleFirstLaunchDeferred(referrer: installReferrer ?? "")
+        case .android:
+            startActivity(intentData: nil)
+            resolver.handleFirstLaunchDeferred(referrer: installReferrer ?? "")
         }
         clock.advance(by: .nanoseconds(configuration.firstLaunchGraceNanoseconds))
         state = .relaunched
@@ -290,10 +390,29 @@ final class SimulatorSession {
                 clock: clock.clock, storage: storage.storage, pasteboard: pasteboard,
                 transport: transport, random: Li2Random { 0 }))
         let resolver = Li2DeepLinkResolver(runtime: runtime) { [weak self] outcome in
-            self?.outcome = outcome
+            self?.receive(outcome)
         }
         self.resolver = resolver
         return resolver
+    }
+
+    /// The SDK's callback: the outcome, and a matched destination through the app's router.
+    private func receive(_ outcome: Li2DeepLinkOutcome) {
+        self.outcome = outcome
+        guard case .matched(let destination, _) = outcome else { return }
+        let decision = router.decide(destination)
+        var entry = SimulatorRoutedLink(
+            step: log.step, via: door, url: destination.absoluteString, decision: "ignore", route: nil)
+        switch decision {
+        case .navigate(let route):
+            entry.decision = "navigate"
+            entry.route = String(describing: route)
+        case .openInBrowser:
+            entry.decision = "openInBrowser"
+        case .ignore:
+            break
+        }
+        routed.append(entry)
     }
 
     /// Waits for the SDK's request to be answered, then records the outcome.
@@ -367,6 +486,10 @@ extension SimulatorSession {
                     + "file and opens the app instead of Safari (chapter 3)."
                 : "The app is installed. Tap the short link: Android checks the domain's assetlinks.json and "
                     + "opens the app instead of Chrome (chapter 4)."
+        case .appRunning:
+            return "The app is open, and its first launch is long past. Tap the short link: Android hands it "
+                + "to the running activity's onNewIntent, not onCreate (chapter 2). Turning the phone now "
+                + "re-creates the activity with no link to route."
         case .linkReady:
             return
                 "The phone does not have the app. Tap the short link \(link.shortLink) to start the deferred "
@@ -396,11 +519,26 @@ extension SimulatorSession {
                 : "Android opened the app with the link as an App Link: no web page, no click token. "
                     + "Launch it to hand the link to the SDK."
         case .resolved:
-            return outcomeSentence + " Launch the app again to see the once-per-install gate."
+            let rotate = activity == nil ? "" : " Turn the phone: the router must not see the link again."
+            return outcomeSentence + routerSentence
+                + " Launch the app again to see the once-per-install gate." + rotate
         case .relaunched:
             return "A later launch of the same install: the first-launch gate is consumed, so the SDK sent "
-                + "nothing. " + outcomeSentence
+                + "nothing. " + outcomeSentence + routerSentence
         }
+    }
+
+    /// What chapter 2's router made of the links so far.
+    private var routerSentence: String {
+        guard let last = routed.last else { return "" }
+        let times = routed.count == 1 ? "once" : "\(routed.count) times"
+        let what =
+            switch last.decision {
+            case "navigate": "navigates to \(last.route ?? "a screen")"
+            case "openInBrowser": "has no screen for it and hands it back to the browser"
+            default: "ignores it"
+            }
+        return " The app's router (chapter 2) has decided \(times); for \(last.url) it \(what)."
     }
 
     private var outcomeSentence: String {
@@ -423,8 +561,8 @@ extension SimulatorSession {
         SimulatorSessionJSON(
             id: id, platform: platform.rawValue, appInstalled: appInstalled, link: link.shortLink,
             state: state.rawValue, stateDescription: stateDescription, next: next.map(\.rawValue),
-            log: log.entries, logDropped: log.dropped, outcome: outcomeJSON, simulatedTime: simulatedTimeText,
-            expiresAt: expiresAtText)
+            log: log.entries, logDropped: log.dropped, outcome: outcomeJSON, routed: routed,
+            simulatedTime: simulatedTimeText, expiresAt: expiresAtText)
     }
 
     private var outcomeJSON: SimulatorOutcomeJSON? {
@@ -460,13 +598,16 @@ public struct SimulatorSessionJSON: Equatable, Sendable, Encodable {
     /// How many of the oldest log entries were dropped to keep the log bounded.
     public var logDropped: Int
     public var outcome: SimulatorOutcomeJSON?
+    /// Every link the app's router decided, oldest first: a link reaches it once, however often
+    /// the activity is re-created.
+    public var routed: [SimulatorRoutedLink]
     /// The session's own clock (the phone's and its server's), which `advanceClock` moves.
     public var simulatedTime: String
     public var expiresAt: String
 
     enum CodingKeys: String, CodingKey {
         case id, platform, appInstalled, link, state, stateDescription, next, log, logDropped, outcome
-        case simulatedTime, expiresAt
+        case routed, simulatedTime, expiresAt
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -482,6 +623,7 @@ public struct SimulatorSessionJSON: Equatable, Sendable, Encodable {
         try container.encode(logDropped, forKey: .logDropped)
         // `outcome` is always present: null until the SDK reports one.
         try container.encode(outcome, forKey: .outcome)
+        try container.encode(routed, forKey: .routed)
         try container.encode(simulatedTime, forKey: .simulatedTime)
         try container.encode(expiresAt, forKey: .expiresAt)
     }
