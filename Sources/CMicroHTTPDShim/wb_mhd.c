@@ -33,9 +33,8 @@ static enum MHD_Result wb_access_trampoline(void *cls, struct MHD_Connection *co
                                             const char *url, const char *method,
                                             const char *version, const char *upload_data,
                                             size_t *upload_data_size, void **request_state) {
-    (void)version;
     struct wb_mhd_server *server = cls;
-    int keep = server->access(server->context, connection, url, method, upload_data,
+    int keep = server->access(server->context, connection, url, method, version, upload_data,
                               upload_data_size, request_state);
     return keep ? MHD_YES : MHD_NO;
 }

@@ -274,8 +274,8 @@ private final class ServerCore: @unchecked Sendable {
 
     /// One call of libmicrohttpd's access handler; returns false to drop the connection.
     func access(
-        connection: OpaquePointer, url: String, method: String, uploadData: UnsafePointer<CChar>?,
-        uploadDataSize: UnsafeMutablePointer<Int>,
+        connection: OpaquePointer, url: String, method: String, version: String,
+        uploadData: UnsafePointer<CChar>?, uploadDataSize: UnsafeMutablePointer<Int>,
         requestState: UnsafeMutablePointer<UnsafeMutableRawPointer?>
     ) -> Bool {
         guard let stored = requestState.pointee else {
@@ -284,6 +284,7 @@ private final class ServerCore: @unchecked Sendable {
             requestState.pointee = Unmanaged.passRetained(state).toOpaque()
             lock.held { inFlight += 1 }
             do {
+                try RequestFraming.check(headers: state.headers, version: version)
                 try bodyLimit.admit(headers: state.headers)
             } catch {
                 // Answering now makes libmicrohttpd skip the body (and any 100-continue)
@@ -507,11 +508,12 @@ private let streamFreeCallback: MHD_ContentReaderFreeCallback = { context in
 }
 
 private let serverAccessCallback: wb_mhd_access_callback = {
-    context, connection, url, method, uploadData, uploadDataSize, requestState in
+    context, connection, url, method, version, uploadData, uploadDataSize, requestState in
     let core = Unmanaged<ServerCore>.fromOpaque(context!).takeUnretainedValue()
     let keep = core.access(
         connection: connection!, url: String(cString: url!), method: String(cString: method!),
-        uploadData: uploadData, uploadDataSize: uploadDataSize!, requestState: requestState!)
+        version: version.map { String(cString: $0) } ?? "", uploadData: uploadData,
+        uploadDataSize: uploadDataSize!, requestState: requestState!)
     return keep ? 1 : 0
 }
 

@@ -133,6 +133,20 @@ struct LiveSiteTests {
                     headers: ["Location": "/exercises/", "Cache-Control": "no-cache"]))
     }
 
+    /// Source: RFC 3986 §4.2: a reference that starts with `//` names another host.
+    @Test(arguments: ["//exercises", "///exercises", "//exercises?x=1"])
+    func aRedirectNeverLeadsToAnotherHost(_ target: String) async throws {
+        let folder = try SiteFolder()
+        let live = LiveSite()
+        live.buildSucceeded(folder: folder.url, diagnostics: [])
+        let response = await get(target, from: try liveResponder(live))
+        #expect(
+            response
+                == HTTPResponse(
+                    status: HTTPStatus(301),
+                    headers: ["Location": "/exercises/", "Cache-Control": "no-cache"]))
+    }
+
     @Test func apiRoutesKeepPriorityOverSiteFiles() async throws {
         let folder = try SiteFolder()
         let live = LiveSite()
@@ -270,6 +284,13 @@ struct LiveSiteLoopbackTests {
         let pageText = await page.readAll()
         #expect(pageText.hasPrefix("HTTP/1.1 200"))
         #expect(pageText.hasSuffix("<p>chapter</p>"))
+
+        // RFC 3986 §4.2: `//exercises` must not redirect to the host "exercises".
+        let slashes = try RawClient(port: port, receiveTimeoutSeconds: 30)
+        slashes.send("GET //exercises HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+        let slashesText = await slashes.readAll()
+        #expect(slashesText.hasPrefix("HTTP/1.1 301"), "\(slashesText.prefix(300))")
+        #expect(slashesText.contains("\r\nLocation: /exercises/\r\n"), "\(slashesText.prefix(300))")
 
         let config = try RawClient(port: port, receiveTimeoutSeconds: 30)
         config.send("GET /_workbook/config HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")

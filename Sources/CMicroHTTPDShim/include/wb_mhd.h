@@ -12,10 +12,10 @@
 struct MHD_Connection;
 struct MHD_Daemon;
 
-/// Called for every step of a request (headers, each body piece, final call).
-/// Return 1 to keep the connection, 0 to close it.
+/// Called for every step of a request (headers, each body piece, final call); `version` is
+/// the request line's, such as "HTTP/1.1". Return 1 to keep the connection, 0 to close it.
 typedef int (*wb_mhd_access_callback)(void *context, struct MHD_Connection *connection,
-                                      const char *url, const char *method,
+                                      const char *url, const char *method, const char *version,
                                       const char *upload_data, size_t *upload_data_size,
                                       void **request_state);
 

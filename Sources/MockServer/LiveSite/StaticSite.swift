@@ -55,7 +55,7 @@ public enum StaticSite {
             guard request.path.hasSuffix("/") else {
                 return HTTPResponse(
                     status: HTTPStatus(301),
-                    headers: ["Location": request.path + "/", "Cache-Control": "no-cache"])
+                    headers: ["Location": folderLocation(request.path), "Cache-Control": "no-cache"])
             }
             url.appendPathComponent("index.html")
         }
@@ -76,6 +76,13 @@ public enum StaticSite {
             status: .notFound,
             headers: ["Content-Type": contentTypes["html"]!, "Cache-Control": "no-cache"],
             body: page ?? Data("<!DOCTYPE html><title>Not found</title><p>No such page.</p>\n".utf8))
+    }
+
+    /// `path` with its empty segments dropped and a slash added: `//chapters` becomes `/chapters/`.
+    /// A `Location` that starts with `//` is a network-path reference to another host
+    /// (RFC 3986 §4.2), which a browser would follow to the host `chapters`.
+    static func folderLocation(_ path: String) -> String {
+        "/" + path.split(separator: "/", omittingEmptySubsequences: true).map { $0 + "/" }.joined()
     }
 
     /// The decoded path segments, or nil when one of them may not be served.
