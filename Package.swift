@@ -41,9 +41,12 @@ let package = Package(
         // What Swift cannot call in libmicrohttpd: the variadic start and info functions.
         .target(name: "CMicroHTTPDShim", dependencies: ["CMicroHTTPD"]),
 
+        // RFC 8259 checked strictly, with the line, column and reason of the first problem: for
+        // chapter snippets (the engine) and request bodies (the server). Imports no C module.
+        .target(name: "StrictJSON", swiftSettings: optimisedInDebug),
         // The literate engine: chunks, tangle, snippet checks, diagnostics. Knows Markdown, never
         // deep links.
-        .target(name: "Literate", dependencies: ["CCmark"], swiftSettings: optimisedInDebug),
+        .target(name: "Literate", dependencies: ["CCmark", "StrictJSON"], swiftSettings: optimisedInDebug),
         // A small argument parser and help formatter shared by both executables.
         .target(name: "CommandLineKit"),
         // The engine's commands (tangle, check, lint), reused by `literate` and `workbook`.
@@ -58,7 +61,7 @@ let package = Package(
 
         // The mock server's HTTP shell over libmicrohttpd (hand-written): request and response
         // values, routing, CORS, limits, errors, and the server itself.
-        .target(name: "HTTPShell", dependencies: ["CMicroHTTPD", "CMicroHTTPDShim"]),
+        .target(name: "HTTPShell", dependencies: ["CMicroHTTPD", "CMicroHTTPDShim", "StrictJSON"]),
         // The append-only event log on SQLite with group commit (hand-written).
         .target(name: "EventLog", dependencies: ["CSQLite"]),
         // Appends and acknowledges events until killed: the event log's crash test runs it.
@@ -85,10 +88,11 @@ let package = Package(
             name: "workbook",
             dependencies: [
                 "LiterateCLI", "CommandLineKit", "Literate", "DeepLinkCore", "MockServer", "Weave",
+                "StrictJSON",
             ]
         ),
 
-        .testTarget(name: "LiterateTests", dependencies: ["Literate"], exclude: ["Fixtures"]),
+        .testTarget(name: "LiterateTests", dependencies: ["Literate", "StrictJSON"], exclude: ["Fixtures"]),
         // The renderer and site tests; the CLI tests among them run the built `workbook`.
         .testTarget(
             name: "WeaveTests", dependencies: ["Weave", "Literate", "CCmark", "workbook"],

@@ -1,4 +1,5 @@
 import Foundation
+import StrictJSON
 
 /// An error a handler throws on purpose: it carries the status, a stable machine-readable
 /// `code` and a human sentence. It is rendered in exactly one place, ``response``, as
@@ -82,6 +83,14 @@ extension HTTPError {
 
     public static let malformedJSON = HTTPError(
         .badRequest, code: "invalid_json", message: "request body is not valid JSON")
+
+    /// The body is not JSON, and the strict checker says where (RFC 8259).
+    public static func malformedJSON(_ problem: JSONSyntax.Problem) -> HTTPError {
+        HTTPError(
+            .badRequest, code: "invalid_json",
+            message: "request body is not valid JSON at line \(problem.line), column \(problem.column): "
+                + problem.message)
+    }
 
     public static func missingField(_ field: String) -> HTTPError {
         HTTPError(.badRequest, code: "missing_field", message: "field '\(field)' is required")

@@ -1,4 +1,5 @@
 import Foundation
+import StrictJSON
 
 extension HTTPRequest {
     /// Decodes the JSON body as `Value`, turning every way it can be wrong into a 400 whose
@@ -27,6 +28,11 @@ public enum JSONBody {
         // Decoding repairs bad sequences with U+FFFD, so the bytes change exactly when invalid.
         guard String(decoding: body, as: UTF8.self).utf8.elementsEqual(body) else {
             throw HTTPError.invalidUTF8
+        }
+        // JSONDecoder on Linux accepts a trailing comma, and UTF-16 text without a byte-order
+        // mark is valid UTF-8 with NUL bytes: the strict checker refuses both, and says where.
+        if let problem = JSONSyntax.firstProblem(in: body) {
+            throw HTTPError.malformedJSON(problem)
         }
         do {
             return try JSONDecoder().decode(type, from: body)

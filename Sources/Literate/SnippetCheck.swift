@@ -1,4 +1,5 @@
 import Foundation
+import StrictJSON
 
 /// A non-Swift snippet handed to a checker: the block and its text.
 public struct Snippet: Sendable {

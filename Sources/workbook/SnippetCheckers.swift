@@ -1,6 +1,7 @@
 import DeepLinkCore
 import Foundation
 import Literate
+import StrictJSON
 
 /// The snippet checkers `workbook check` registers beyond the engine's own `json`: each one runs
 /// the code the book builds over the snippets that name it with `check=NAME`.

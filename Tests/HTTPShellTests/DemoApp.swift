@@ -143,7 +143,9 @@ let shellCases: [ShellCase] = [
         id: "malformed-json-is-400", source: "RFC 8259", method: .post, target: "/api/v1/echo",
         body: Data(#"{"name":"#.utf8),
         expected: jsonResponse(
-            .badRequest, #"{"error":{"code":"invalid_json","message":"request body is not valid JSON"}}"#)),
+            .badRequest,
+            #"{"error":{"code":"invalid_json","message":"request body is not valid JSON at line 1, column 9: "#
+                + #"the JSON text ends too early"}}"#)),
     ShellCase(
         id: "wrong-type-names-the-field", source: "RFC 8259", method: .post, target: "/api/v1/echo",
         body: Data(#"{"name":"a","count":"two"}"#.utf8),

@@ -1,5 +1,6 @@
 import Foundation
 import Literate
+import StrictJSON
 import Testing
 
 /// Where the strict JSON check says a text stops being JSON.

@@ -163,9 +163,34 @@ let endpointCases: [EndpointCase] = [
         request: post("/api/v1/track/open", #"{"li2Domains":"go.example"}"#, headers: publishable),
         expected: errorResponse(400, "invalid_field", "field 'li2Domains' must be an array")),
     EndpointCase(
-        id: "open-malformed-json", source: "this book: malformed JSON → 400",
+        id: "open-malformed-json", source: "RFC 8259: malformed JSON → 400 with the position",
         request: post("/api/v1/track/open", #"{"deepLink":"#, headers: publishable),
-        expected: errorResponse(400, "invalid_json", "request body is not valid JSON")),
+        expected: errorResponse(
+            400, "invalid_json",
+            "request body is not valid JSON at line 1, column 13: the JSON text ends too early")),
+    EndpointCase(
+        id: "open-trailing-comma", source: "RFC 8259 §4: no comma after the last member",
+        request: post(
+            "/api/v1/track/open", #"{"deepLink":"https://go.example/summer",}"#, headers: publishable),
+        expected: errorResponse(
+            400, "invalid_json",
+            "request body is not valid JSON at line 1, column 40: a comma before '}': remove the trailing comma"
+        )),
+    EndpointCase(
+        id: "open-utf16-without-bom", source: "RFC 8259 §8.1: JSON text is UTF-8",
+        request: HTTPRequest(
+            method: .post, target: "/api/v1/track/open", headers: publishable,
+            body: #"{"li2Domains":["go.example"]}"#.data(using: .utf16LittleEndian)!),
+        expected: errorResponse(
+            400, "invalid_json",
+            "request body is not valid JSON at line 1, column 2: expected a key in double quotes")),
+    EndpointCase(
+        id: "lead-trailing-comma", source: "RFC 8259 §4, in the conversion envelope (Li2SDK 0.2.0)",
+        request: post("/api/v1/track/lead", #"{"click_id":"Xq2hT8bLm4RwZc1N",}"#, headers: publishable),
+        expected: jsonResponse(
+            400,
+            #"{"code":400,"data":null,"error_code":"INVALID_REQUEST","message":"request body is not valid JSON "#
+                + #"at line 1, column 31: a comma before '}': remove the trailing comma"}"#)),
     EndpointCase(
         id: "open-invalid-utf8", source: "RFC 8259 §8.1: JSON text is UTF-8",
         request: HTTPRequest(

@@ -447,7 +447,7 @@ struct DoctorCommandTests {
         #expect(
             output.stdout.contains(
                 """
-                  error aasa.invalid-json $: not valid JSON at line 2, column 1: the file ends too early
+                  error aasa.invalid-json $: not valid JSON at line 2, column 1: the JSON text ends too early
                   who opens the link: unknown, there is no readable file
                   verdict: FAIL (1 error, 1 warning)
                 """))

@@ -2,6 +2,7 @@ import CommandLineKit
 import DeepLinkCore
 import Foundation
 import Literate
+import StrictJSON
 
 /// What the subject commands (`aasa`, `assetlinks`, `applinks`, `doctor`) are given: files,
 /// JSON, manifests and URLs, read the same way everywhere.

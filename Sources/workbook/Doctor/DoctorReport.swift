@@ -1,6 +1,7 @@
 import DeepLinkCore
 import Foundation
 import Literate
+import StrictJSON
 
 /// The facts `workbook doctor` keeps from one HTTP response.
 struct FetchedResponse: Equatable, Sendable {

@@ -38,7 +38,7 @@ public enum JSONSyntax {
 
     /// Every sentence the scanner can say, in one place.
     public enum Message {
-        public static let endOfFile = "the file ends too early"
+        public static let endOfFile = "the JSON text ends too early"
         public static let expectedValue =
             "expected a value (an object, array, string, number, true, false or null)"
         public static let expectedKey = "expected a key in double quotes"
