@@ -34,8 +34,23 @@ public struct NewEvent: Equatable, Hashable, Sendable {
     }
 }
 
+/// One page of the log, newest first, as ``EventStore/page(before:limit:)`` reads it.
+public struct EventPage: Equatable, Sendable {
+    public var events: [StoredEvent]
+    /// Whether events older than the page's last one remain.
+    public var hasMore: Bool
+    /// How many events the log holds in all.
+    public var total: Int
+
+    public init(events: [StoredEvent], hasMore: Bool, total: Int) {
+        self.events = events
+        self.hasMore = hasMore
+        self.total = total
+    }
+}
+
 /// An append-only log of events: the server records one event per successful API call and
-/// reads the latest ones back for the dashboard and for tests.
+/// reads them back, a page at a time, for the dashboard and for tests.
 ///
 /// `append` returns only once the event is stored for good (for the SQLite store: committed
 /// to disk), so that a reply that says "recorded" never lies.
@@ -44,13 +59,22 @@ public struct NewEvent: Equatable, Hashable, Sendable {
 /// let store: any EventStore = InMemoryEventStore()
 /// try await store.append(NewEvent(type: "open", at: .now, json: Data("{}".utf8)))
 /// let latest = try await store.recent(limit: 10)  // newest first
+/// let older = try await store.page(before: latest.last?.id, limit: 10)
 /// ```
 public protocol EventStore: Sendable {
     @discardableResult
     func append(_ event: NewEvent) async throws -> StoredEvent
 
+    /// Up to `limit` events older than the one with id `before` (from the newest when nil),
+    /// newest first. Events appended meanwhile never shift a page: they are newer than its start.
+    func page(before: Int64?, limit: Int) async throws -> EventPage
+}
+
+extension EventStore {
     /// Up to `limit` events, newest first.
-    func recent(limit: Int) async throws -> [StoredEvent]
+    public func recent(limit: Int) async throws -> [StoredEvent] {
+        try await page(before: nil, limit: limit).events
+    }
 }
 
 extension NewEvent {
@@ -84,7 +108,16 @@ public actor InMemoryEventStore: EventStore {
         return stored
     }
 
+    /// Up to `limit` events, newest first (this store cannot fail).
     public func recent(limit: Int) -> [StoredEvent] {
-        Array(events.suffix(max(0, limit)).reversed())
+        page(before: nil, limit: limit).events
+    }
+
+    public func page(before: Int64?, limit: Int) -> EventPage {
+        // Ids are 1, 2, 3, …: the events older than `before` are the first `before - 1`.
+        let end = before.map { Int(clamping: max(0, min(Int64(events.count), $0 - 1))) } ?? events.count
+        let start = max(0, end - max(0, limit))
+        return EventPage(
+            events: Array(events[start..<end].reversed()), hasMore: start > 0, total: events.count)
     }
 }

@@ -84,9 +84,9 @@ public final class SQLiteEventStore: EventStore, @unchecked Sendable {
         }
     }
 
-    public func recent(limit: Int) async throws -> [StoredEvent] {
+    public func page(before: Int64?, limit: Int) async throws -> EventPage {
         try await withCheckedThrowingContinuation { continuation in
-            writer.submit(.recent(limit, continuation))
+            writer.submit(.page(before, limit, continuation))
         }
     }
 
@@ -105,7 +105,7 @@ public final class SQLiteEventStore: EventStore, @unchecked Sendable {
 private final class Writer: @unchecked Sendable {
     enum Job {
         case append(NewEvent, CheckedContinuation<StoredEvent, any Error>)
-        case recent(Int, CheckedContinuation<[StoredEvent], any Error>)
+        case page(Int64?, Int, CheckedContinuation<EventPage, any Error>)
         case close(CheckedContinuation<Void, Never>)
     }
 
@@ -117,13 +117,15 @@ private final class Writer: @unchecked Sendable {
     private let maxBatch: Int
     private let insert: Statement
     private let select: Statement
+    private let count: Statement
 
     init(connection: Connection, maxBatch: Int) throws {
         self.connection = connection
         self.maxBatch = maxBatch
         self.insert = try connection.prepare("INSERT INTO events (type, at_ms, json) VALUES (?, ?, ?)")
         self.select = try connection.prepare(
-            "SELECT id, type, at_ms, json FROM events ORDER BY id DESC LIMIT ?")
+            "SELECT id, type, at_ms, json FROM events WHERE id < ? ORDER BY id DESC LIMIT ?")
+        self.count = try connection.prepare("SELECT COUNT(*) FROM events")
         let thread = Thread { [self] in run() }
         thread.name = "EventLog writer"
         thread.start()
@@ -184,8 +186,8 @@ private final class Writer: @unchecked Sendable {
                 commit(appends)
             }
             switch other {
-            case .recent(let limit, let continuation):
-                continuation.resume(with: Result { try read(limit: limit) })
+            case .page(let before, let limit, let continuation):
+                continuation.resume(with: Result { try read(before: before, limit: limit) })
             case .close(let continuation):
                 condition.lock()
                 closed = true
@@ -236,9 +238,15 @@ private final class Writer: @unchecked Sendable {
         return event.stored(id: connection.lastInsertedRowID)
     }
 
-    private func read(limit: Int) throws -> [StoredEvent] {
+    /// One page, read in one transaction so that its events and its total agree.
+    private func read(before: Int64?, limit: Int) throws -> EventPage {
+        let limit = max(0, limit)
+        try connection.execute("BEGIN")
+        defer { try? connection.execute("COMMIT") }
         try select.reset()
-        try select.bind(1, Int64(max(0, limit)))
+        try select.bind(1, before ?? Int64.max)
+        // One more than asked: whether it exists says if older events remain.
+        try select.bind(2, Int64(limit) + 1)
         var events: [StoredEvent] = []
         while try select.step() {
             events.append(
@@ -246,19 +254,24 @@ private final class Writer: @unchecked Sendable {
                     id: select.int64(0), type: select.text(1),
                     at: Date(millisecondsSince1970: select.int64(2)), json: select.blob(3)))
         }
-        return events
+        try count.reset()
+        let total = try count.step() ? Int(count.int64(0)) : 0
+        try count.reset()
+        let hasMore = events.count > limit
+        return EventPage(events: Array(events.prefix(limit)), hasMore: hasMore, total: total)
     }
 
     private func finish() {
         insert.finalize()
         select.finalize()
+        count.finalize()
         connection.close()
     }
 
     private func fail(_ job: Job, _ error: any Error) {
         switch job {
         case .append(_, let continuation): continuation.resume(throwing: error)
-        case .recent(_, let continuation): continuation.resume(throwing: error)
+        case .page(_, _, let continuation): continuation.resume(throwing: error)
         case .close(let continuation): continuation.resume()
         }
     }

@@ -12,7 +12,7 @@ import Foundation
 /// ```swift
 /// let recorder = EventRecorder(store: InMemoryEventStore())
 /// try await recorder.record(answer.events)
-/// let listing = try await recorder.listing(limit: 20)  // {"events":[…]}, newest first
+/// let listing = try await recorder.listing(after: nil, limit: 20)  // {"events":[…],"next":…,"total":…}
 /// ```
 public struct EventRecorder: Sendable {
     public let store: any EventStore
@@ -34,14 +34,19 @@ public struct EventRecorder: Sendable {
         }
     }
 
-    /// `{"events": [{id, type, at, …fields}, …]}`, newest first.
-    public func listing(limit: Int) async throws -> Data {
-        let events = try await store.recent(limit: limit)
+    /// `{"events": [{id, type, at, …fields}, …], "next": cursor or null, "total": count}`: a page
+    /// of the log, newest first, starting after the cursor `after` (a previous page's `next`).
+    /// The cursor is the id of the page's last event, as text; clients pass it back unread.
+    public func listing(after: Int64?, limit: Int) async throws -> Data {
+        let page = try await store.page(before: after, limit: limit)
         var lines: [String] = []
-        for event in events {
+        for event in page.events {
             lines.append(try Self.render(event))
         }
-        return Data(("{\"events\":[" + lines.joined(separator: ",") + "]}").utf8)
+        let next = page.hasMore ? page.events.last.map { "\"\($0.id)\"" } ?? "null" : "null"
+        return Data(
+            ("{\"events\":[" + lines.joined(separator: ",") + "],\"next\":\(next),\"total\":\(page.total)}")
+                .utf8)
     }
 
     /// One event as a JSON object: the stored fields, with `id`, `type` and `at` added.

@@ -155,9 +155,10 @@ struct Handlers: Sendable {
         router.get("/api/v1/events") { request, _ in
             try authorize(request, for: .manage)
             let limit = try eventLimit(request)
+            let after = try eventCursor(request)
             return HTTPResponse(
                 status: .ok, headers: ["Content-Type": HTTPResponse.jsonContentType],
-                body: try await recorder.listing(limit: limit))
+                body: try await recorder.listing(after: after, limit: limit))
         }
         router.post("/api/v1/sim/sessions") { request, _ in try await simulator.createSession(request) }
         router.post("/api/v1/sim/sessions/{id}/events") { request, parameters in
@@ -336,6 +337,18 @@ struct Handlers: Sendable {
                 message: "query parameter 'limit' must be an integer from 1 to \(Self.maximumEventLimit)")
         }
         return limit
+    }
+
+    /// `after`: a previous page's `next`, the id of that page's last event.
+    func eventCursor(_ request: HTTPRequest) throws(HTTPError) -> Int64? {
+        guard let raw = request.queryValue(for: "after") else { return nil }
+        // At most 18 digits, as the API description says: every such number is an Int64.
+        guard raw.count <= 18, raw.allSatisfy(\.isASCII), let id = Int64(raw), id > 0 else {
+            throw HTTPError(
+                .badRequest, code: "invalid_parameter",
+                message: "query parameter 'after' must be the 'next' of a previous page")
+        }
+        return id
     }
 
     /// The request's host without its port, lower-cased (`GO.example:8443` → `go.example`).

@@ -27,8 +27,8 @@ struct EventStoreTests {
                 == StoredEvent(
                     id: 1, type: "open", at: Date(timeIntervalSince1970: 1_790_000_000.123),
                     json: Data(#"{"n":1}"#.utf8)))
-        #expect(await store.recent(limit: 10) == [second, first])
-        #expect(await store.recent(limit: 1) == [second])
+        #expect(try await store.recent(limit: 10) == [second, first])
+        #expect(try await store.recent(limit: 1) == [second])
     }
 
     @Test(arguments: SQLiteEventStore.Durability.allCases)
@@ -48,6 +48,31 @@ struct EventStoreTests {
         #expect(try await store.recent(limit: 10) == [third, empty, first])
         #expect(try await store.recent(limit: 2) == [third, empty])
         await store.close()
+    }
+
+    /// Both stores page the same way: newest first, `before` a previous page's last id, and a
+    /// page that ends the log says so.
+    @Test(arguments: ["memory", "sqlite"])
+    func pagesWalkTheWholeLogOnceNewestFirst(_ kind: String) async throws {
+        let path = temporaryDatabase()
+        defer { removeDatabase(path) }
+        let store: any EventStore = kind == "memory" ? InMemoryEventStore() : try SQLiteEventStore(path: path)
+        for index in 1...5 {
+            try await store.append(NewEvent(type: "open", at: fixedDate, json: Data("{\"n\":\(index)}".utf8)))
+        }
+        var pages: [[Int64]] = []
+        var before: Int64?
+        for _ in 0..<10 {
+            let page = try await store.page(before: before, limit: 2)
+            #expect(page.total == 5)
+            pages.append(page.events.map(\.id))
+            guard page.hasMore else { break }
+            before = page.events.last?.id
+        }
+        #expect(pages == [[5, 4], [3, 2], [1]])
+        #expect(try await store.page(before: 1, limit: 2) == EventPage(events: [], hasMore: false, total: 5))
+        #expect(try await store.page(before: 99, limit: 1).events.map(\.id) == [5])
+        if let sqlite = store as? SQLiteEventStore { await sqlite.close() }
     }
 
     @Test func eventsSurviveClosingAndReopening() async throws {

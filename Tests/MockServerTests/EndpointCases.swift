@@ -79,6 +79,17 @@ let expectedAssetLinks = """
     ]
     """
 
+/// A track/open of the summer link from an iPhone app.
+let openSummer = post(
+    "/api/v1/track/open", #"{"deepLink":"https://go.example/summer"}"#,
+    headers: ["X-Li2-Key": TestServer.publishableKey, "User-Agent": iosApp])
+
+/// The event `openSummer` leaves as the `n`th call (the counting token source numbers its click ids).
+func summerOpenEvent(_ n: Int) -> String {
+    #"{"at":"\#(TestServer.startText)","clickId":"\#(TestServer.token(n))","id":\#(n),"linkId":"link_summer","#
+        + #""matchMethod":"universal_link","platform":"ios","type":"open"}"#
+}
+
 /// A sale that carries an email, so that it may create its customer (no lead came first).
 let summerSale =
     #"{"click_id":"Xq2hT8bLm4RwZc1N","external_id":"user_42","amount":4999,"invoice_id":"in_1001","email":"ada@example.com"}"#
@@ -334,7 +345,24 @@ let endpointCases: [EndpointCase] = [
             #"{"events":[{"at":"\#(TestServer.startText)","attribution":"attributed","clickId":"T000000000000001","#
                 + #""customerId":"user_42","eventName":"Sign up","externalId":"user_42","id":2,"type":"lead"},"#
                 + #"{"at":"\#(TestServer.startText)","clickId":"T000000000000001","id":1,"linkId":"link_summer","#
-                + #""matchMethod":"universal_link","platform":"ios","type":"open"}]}"#)),
+                + #""matchMethod":"universal_link","platform":"ios","type":"open"}],"next":null,"total":2}"#)),
+    EndpointCase(
+        id: "events-first-page", source: "this book: chapter 08, events are paged with a cursor",
+        setup: [openSummer, openSummer, openSummer],
+        request: get("/api/v1/events?limit=2", headers: secret),
+        expected: jsonResponse(
+            200,
+            #"{"events":[\#(summerOpenEvent(3)),\#(summerOpenEvent(2))],"next":"2","total":3}"#)),
+    EndpointCase(
+        id: "events-last-page", source: "this book: chapter 08, the last page's next is null",
+        setup: [openSummer, openSummer, openSummer],
+        request: get("/api/v1/events?limit=2&after=2", headers: secret),
+        expected: jsonResponse(200, #"{"events":[\#(summerOpenEvent(1))],"next":null,"total":3}"#)),
+    EndpointCase(
+        id: "events-bad-cursor", source: "this book: chapter 08, after is a previous page's next",
+        request: get("/api/v1/events?after=-3", headers: secret),
+        expected: errorResponse(
+            400, "invalid_parameter", "query parameter 'after' must be the 'next' of a previous page")),
     EndpointCase(
         id: "events-bad-limit", source: "this book: chapter 08, limit is 1 to 1000",
         request: get("/api/v1/events?limit=0", headers: secret),

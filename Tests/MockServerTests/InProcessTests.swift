@@ -37,6 +37,6 @@ struct InProcessTests {
             let response = await app.respond(to: post("/api/v1/track/open", body, headers: publishable))
             #expect(response.status.code == status)
         }
-        #expect(await events.recent(limit: 100).map(\.type) == ["open", "open", "open"])
+        #expect(try await events.recent(limit: 100).map(\.type) == ["open", "open", "open"])
     }
 }

@@ -130,11 +130,33 @@ final class LineCollector: @unchecked Sendable {
 }
 
 /// The click ids of the calls a burst got answers for.
+/// The click ids the server answered, and a way to wait for a number of them without polling.
 actor Acknowledged {
     private(set) var clickIds: [String] = []
+    private var finished = false
+    private var waiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
 
     func add(_ clickId: String) {
         clickIds.append(clickId)
+        release()
+    }
+
+    /// No more answers will come (the burst ended): every waiter goes on.
+    func finish() {
+        finished = true
+        release()
+    }
+
+    /// Returns once `count` answers arrived, or the burst ended with fewer.
+    func waitFor(count: Int) async {
+        guard clickIds.count < count, !finished else { return }
+        await withCheckedContinuation { waiters.append((count, $0)) }
+    }
+
+    private func release() {
+        let ready = waiters.filter { finished || clickIds.count >= $0.count }
+        waiters.removeAll { finished || clickIds.count >= $0.count }
+        for waiter in ready { waiter.continuation.resume() }
     }
 }
 
@@ -170,19 +192,31 @@ struct ServeProcessTests {
                 }
             }
         }
+        await acknowledged.finish()
     }
 
-    /// The click ids of every stored open event, read through the API.
-    static func storedClickIds(port: Int) async throws -> Set<String> {
+    /// The click ids of every stored open event, read through the API page by page (1,000 a
+    /// page, following `next`, at most 100 pages), and the `total` the first page gave.
+    static func storedClickIds(port: Int) async throws -> (clickIds: Set<String>, total: Int) {
         let session = makeSession()
         defer { session.finishTasksAndInvalidate() }
-        let response = try await send(
-            get("/api/v1/events?limit=1000", headers: ["Authorization": "Bearer \(demo.keys.secret)"]),
-            port: port,
-            session: session)
-        let listing = try #require(
-            try JSONSerialization.jsonObject(with: response.body) as? [String: [[String: Any]]])
-        return Set((listing["events"] ?? []).compactMap { $0["clickId"] as? String })
+        var clickIds: Set<String> = []
+        var cursor: String?
+        var total = -1
+        for _ in 0..<100 {
+            let query = "limit=1000" + (cursor.map { "&after=\($0)" } ?? "")
+            let response = try await send(
+                get("/api/v1/events?\(query)", headers: ["Authorization": "Bearer \(demo.keys.secret)"]),
+                port: port, session: session)
+            let page = try #require(try JSONSerialization.jsonObject(with: response.body) as? [String: Any])
+            let events = try #require(page["events"] as? [[String: Any]])
+            clickIds.formUnion(events.compactMap { $0["clickId"] as? String })
+            if total < 0 { total = try #require(page["total"] as? Int) }
+            guard let next = page["next"] as? String else { return (clickIds, total) }
+            cursor = next
+        }
+        Issue.record("more than 100 pages of events")
+        return (clickIds, total)
     }
 
     @Test func everyAcknowledgedEventSurvivesKill9DuringABurst() async throws {
@@ -191,23 +225,21 @@ struct ServeProcessTests {
         let server = try await ServeProcess.start(arguments)
         let acknowledged = Acknowledged()
         let port = server.port
-        async let calls: Void = Self.burst(port: port, tasks: 8, perTask: 150, into: acknowledged)
-        // Kill it while the burst is running: after some answers, before the budget runs out.
-        let clock = ContinuousClock()
-        let deadline = clock.now.advanced(by: .seconds(10))
-        while await acknowledged.clickIds.count < 100 && clock.now < deadline {
-            try await Task.sleep(for: .milliseconds(5))
-        }
+        async let calls: Void = Self.burst(port: port, tasks: 8, perTask: 1_500, into: acknowledged)
+        // Kill it while the burst is running: after 10,000 answers, before the budget runs out.
+        await acknowledged.waitFor(count: 10_000)
         server.send(SIGKILL)
         await calls
         #expect(await server.exitStatus() == SIGKILL)
         let answered = await acknowledged.clickIds
-        #expect(answered.count >= 100)
-        #expect(answered.count < 8 * 150, "the kill came after the burst had ended")
+        #expect(answered.count >= 10_000)
+        #expect(answered.count < 8 * 1_500, "the kill came after the burst had ended")
 
+        // Every acknowledged event, read back through the API past its 1,000-a-page limit.
         let restarted = try await ServeProcess.start(arguments)
         let stored = try await Self.storedClickIds(port: restarted.port)
-        #expect(Set(answered).subtracting(stored).isEmpty, "acknowledged but lost")
+        #expect(Set(answered).subtracting(stored.clickIds).isEmpty, "acknowledged but lost")
+        #expect(stored.total == stored.clickIds.count)
         restarted.send(SIGTERM)
         #expect(await restarted.exitStatus() == 0)
     }
@@ -219,18 +251,14 @@ struct ServeProcessTests {
         let acknowledged = Acknowledged()
         let port = server.port
         async let calls: Void = Self.burst(port: port, tasks: 4, perTask: 100, into: acknowledged)
-        let clock = ContinuousClock()
-        let deadline = clock.now.advanced(by: .seconds(10))
-        while await acknowledged.clickIds.count < 40 && clock.now < deadline {
-            try await Task.sleep(for: .milliseconds(5))
-        }
+        await acknowledged.waitFor(count: 40)
         server.send(SIGTERM)
         await calls
         #expect(await server.exitStatus() == 0)
 
         let restarted = try await ServeProcess.start(arguments)
         let stored = try await Self.storedClickIds(port: restarted.port)
-        #expect(Set(await acknowledged.clickIds).subtracting(stored).isEmpty)
+        #expect(Set(await acknowledged.clickIds).subtracting(stored.clickIds).isEmpty)
         restarted.send(SIGINT)
         #expect(await restarted.exitStatus() == 0)
     }

@@ -465,6 +465,6 @@ struct SimulatorTests {
             _ = await app.respond(
                 to: post("/api/v1/sim/sessions/\(session.id)/events", #"{"type":"\#(type)"}"#))
         }
-        #expect(await events.recent(limit: 10).isEmpty)
+        #expect(try await events.recent(limit: 10).isEmpty)
     }
 }
