@@ -58,6 +58,10 @@ public struct MockServerApp: HTTPResponder {
         self.wellKnown = try WellKnownFiles(configuration: configuration)
         self.testClock = testClock
         self.bodyLimit = bodyLimit
+        var simulatorLimits = simulatorLimits
+        if let perAddress = configuration.limits?.simulatorSessionsPerAddress {
+            simulatorLimits.maxSessionsPerAddress = perAddress
+        }
         self.simulator = Simulator(
             configuration: configuration, clock: service.clock, tokens: service.tokens,
             limits: simulatorLimits)
@@ -87,10 +91,20 @@ public struct MockServerApp: HTTPResponder {
         let service = AttributionService(
             configuration: configuration.serviceConfiguration,
             links: InMemoryLinkStore(configuration.normalizedLinks),
+            deferredRecords: InMemoryDeferredRecordStore(
+                capacity: configuration.limits?.deferredRecords
+                    ?? ServerConfiguration.defaultDeferredRecordLimit),
             clock: testClock.map(ServiceClock.manual) ?? clock, tokens: tokens)
         try self.init(
             configuration: configuration, service: service, eventStore: eventStore, testClock: testClock,
             logger: logger, simulatorLimits: simulatorLimits)
+    }
+
+    /// Deferred records evicted so far to keep within `limits.deferredRecords` (0 when the
+    /// service keeps its records in a store that does not count).
+    public func deferredRecordsEvicted() async -> Int {
+        guard let store = service.deferredRecords as? InMemoryDeferredRecordStore else { return 0 }
+        return await store.evictedCount
     }
 
     public func respond(to request: HTTPRequest) async -> HTTPResponse {

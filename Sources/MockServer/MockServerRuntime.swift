@@ -126,7 +126,8 @@ public final class MockServerRuntime: @unchecked Sendable {
                 configuration: LiveConfiguration(
                     publishableKey: options.configuration.keys.publishable,
                     linkDomain: options.configuration.linkDomains.first, testClock: options.testClock,
-                    version: options.version))
+                    version: options.version),
+                deferredRecordsEvicted: { await app.deferredRecordsEvicted() })
         }
         let responder: any HTTPResponder =
             options.logRequests ? served.wrapped(in: AccessLog(logger: options.logger)) : served

@@ -15,7 +15,8 @@ import Foundation
 ///   "keys": {"publishable": "li2_pk_…", "secret": "li2_sk_…"},
 ///   "deferredRecordTTLSeconds": 86400,
 ///   "conversionTracking": true,
-///   "limits": {"connections": 1024, "connectionsPerIP": 512, "connectionTimeoutSeconds": 30}
+///   "limits": {"connections": 1024, "connectionsPerIP": 64, "connectionTimeoutSeconds": 30,
+///              "deferredRecords": 50000, "simulatorSessionsPerAddress": 16}
 /// }
 /// ```
 ///
@@ -60,20 +61,32 @@ public struct ServerConfiguration: Codable, Equatable, Sendable {
         }
     }
 
-    /// Connection limits of the HTTP server (all optional; the shell's defaults otherwise).
+    /// Limits of the HTTP server and of what clients without a key can make (all optional;
+    /// the defaults otherwise).
     public struct Limits: Codable, Equatable, Sendable {
         public var connections: Int?
         public var connectionsPerIP: Int?
         public var connectionTimeoutSeconds: Int?
+        /// Deferred records kept at most (short-link visits need no key); the oldest go first.
+        public var deferredRecords: Int?
+        /// Live simulator sessions one client address may hold (the global cap still applies).
+        public var simulatorSessionsPerAddress: Int?
 
         public init(
-            connections: Int? = nil, connectionsPerIP: Int? = nil, connectionTimeoutSeconds: Int? = nil
+            connections: Int? = nil, connectionsPerIP: Int? = nil, connectionTimeoutSeconds: Int? = nil,
+            deferredRecords: Int? = nil, simulatorSessionsPerAddress: Int? = nil
         ) {
             self.connections = connections
             self.connectionsPerIP = connectionsPerIP
             self.connectionTimeoutSeconds = connectionTimeoutSeconds
+            self.deferredRecords = deferredRecords
+            self.simulatorSessionsPerAddress = simulatorSessionsPerAddress
         }
     }
+
+    /// Deferred records kept when the configuration sets no `limits.deferredRecords`: about
+    /// 14 MB at the 275 bytes a record takes.
+    public static let defaultDeferredRecordLimit = 50_000
 
     public var linkDomains: [String]
     /// The origin of the web site allowed to call the API from a browser (CORS).
@@ -178,6 +191,15 @@ public struct ServerConfiguration: Codable, Equatable, Sendable {
         }
         if let ttl = deferredRecordTTLSeconds, ttl <= 0 {
             throw fail("deferredRecordTTLSeconds: must be positive")
+        }
+        let positiveLimits: [(String, Int?)] = [
+            ("connections", limits?.connections), ("connectionsPerIP", limits?.connectionsPerIP),
+            ("connectionTimeoutSeconds", limits?.connectionTimeoutSeconds),
+            ("deferredRecords", limits?.deferredRecords),
+            ("simulatorSessionsPerAddress", limits?.simulatorSessionsPerAddress),
+        ]
+        for case (let name, let value?) in positiveLimits where value <= 0 {
+            throw fail("limits.\(name): must be positive")
         }
         if let ios {
             let team = ios.teamID.utf8

@@ -41,6 +41,12 @@ let brokenConfigurations: [BrokenConfiguration] = [
     BrokenConfiguration(
         id: "twice", change: { $0.links[1].key = "summer" },
         message: "links[1]: go.example/summer appears twice"),
+    BrokenConfiguration(
+        id: "no-deferred-records", change: { $0.limits = .init(deferredRecords: 0) },
+        message: "limits.deferredRecords: must be positive"),
+    BrokenConfiguration(
+        id: "negative-sessions-per-address", change: { $0.limits = .init(simulatorSessionsPerAddress: -1) },
+        message: "limits.simulatorSessionsPerAddress: must be positive"),
 ]
 
 struct ConfigurationTests {

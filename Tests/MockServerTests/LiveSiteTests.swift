@@ -189,8 +189,8 @@ struct LiveSiteTests {
         let responder = try liveResponder(live)
         #expect(
             await get("/_workbook/status", from: responder).bodyText
-                == #"{"diagnostics":[],"generation":0,"restartNeeded":false,"restartReason":null,"state":"building"}"#
-        )
+                == #"{"deferredRecordsEvicted":0,"diagnostics":[],"generation":0,"restartNeeded":false,"#
+                + #""restartReason":null,"state":"building"}"#)
         let finding = LiveStatus.Diagnostic(
             file: "chapters/08-x.md", line: 41, column: 5, severity: "error", message: "no chunk named 'x'")
         live.buildSucceeded(folder: folder.url, diagnostics: [])
@@ -202,7 +202,8 @@ struct LiveSiteTests {
                     restartReason: "Run ./wb tangle."))
         #expect(
             await get("/_workbook/status", from: responder).bodyText
-                == #"{"diagnostics":[{"column":5,"file":"chapters/08-x.md","line":41,"message":"no chunk named 'x'","#
+                == #"{"deferredRecordsEvicted":0,"#
+                + #""diagnostics":[{"column":5,"file":"chapters/08-x.md","line":41,"message":"no chunk named 'x'","#
                 + #""severity":"error"}],"generation":1,"restartNeeded":true,"restartReason":"Run ./wb tangle.","#
                 + #""state":"ready"}"#)
         live.buildFailed(diagnostics: [])
@@ -257,6 +258,57 @@ struct LiveSiteTests {
 /// The same, over loopback, as `workbook serve` runs it.
 @Suite("The live site over loopback", .serialized)
 struct LiveSiteLoopbackTests {
+    /// Source: this book: chapter 12, what clients without a key can make is capped. Over
+    /// loopback: visits past `limits.deferredRecords` evict the oldest record (counted in the
+    /// status, and its token is unknown again), and one address holds at most
+    /// `limits.simulatorSessionsPerAddress` sessions.
+    @Test func unauthenticatedClientsMeetTheirCaps() async throws {
+        let data = try DataFolder()
+        var configuration = TestServer.configuration
+        configuration.limits = .init(deferredRecords: 2, simulatorSessionsPerAddress: 2)
+        var options = MockServerRuntime.Options(configuration: configuration, dataDirectory: data.url)
+        options.port = 0
+        options.logger = .silent
+        options.liveSite = LiveSite()
+        let runtime = MockServerRuntime(options: options)
+        let port = try RuntimeTests.port(of: try await runtime.start())
+
+        func exchange(_ head: String, _ body: String = "") async throws -> String {
+            let client = try RawClient(port: port, receiveTimeoutSeconds: 30)
+            client.send(head + "Connection: close\r\n\r\n" + body)
+            return await client.readAll()
+        }
+        var tokens: [String] = []
+        for _ in 0..<3 {
+            let page = try await exchange(
+                "GET /summer HTTP/1.1\r\nHost: go.example\r\nUser-Agent: \(iPhoneSafari)\r\n")
+            let token = try #require(page.firstMatch(of: /li2_cid=([A-Za-z0-9]{16})/)?.output.1)
+            tokens.append(String(token))
+        }
+        let status = try await exchange("GET /_workbook/status HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+        #expect(status.contains(#""deferredRecordsEvicted":1,"#), "\(status.suffix(300))")
+        for (token, answer) in zip(tokens, [#""missReason":"unknown_click""#, #""matchMethod":"clipboard""#])
+        {
+            let body = #"{"deepLink":"https://go.example/summer?li2_cid=\#(token)","clipboardStatus":"read"}"#
+            let open = try await exchange(
+                "POST /api/v1/track/open HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Li2-Key: \(TestServer.publishableKey)\r\n"
+                    + "Content-Type: application/json\r\nUser-Agent: \(iosApp)\r\nContent-Length: \(body.utf8.count)\r\n",
+                body)
+            #expect(open.contains(answer), "\(open.suffix(300))")
+        }
+
+        let create = #"{"platform":"ios"}"#
+        let head =
+            "POST /api/v1/sim/sessions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+            + "Content-Length: \(create.utf8.count)\r\n"
+        var statuses: [String] = []
+        for _ in 0..<3 {
+            statuses.append(String(try await exchange(head, create).prefix(12)))
+        }
+        #expect(statuses == ["HTTP/1.1 201", "HTTP/1.1 201", "HTTP/1.1 429"])
+        await runtime.stop(gracePeriod: .seconds(2))
+    }
+
     @Test func runtimeServesSiteConfigAndEventsBesideTheAPI() async throws {
         let data = try DataFolder()
         let site = try SiteFolder()

@@ -65,7 +65,8 @@ struct ConsoleCheckerTests {
             #"    "events": ["#,
             #"        {"type": "open", "id": 1, "at": "<timestamp>", "clickId": "<clickId>","#,
             #"         "missReason": "opted_out", "platform": "ios"}"#,
-            "    ]",
+            "    ],",
+            #"    "total": 1, "next": null"#,
             "}",
         ]
         #expect(await Self.check([Self.snippet(transcript)]) == [[]])

@@ -18,16 +18,22 @@ public struct LiveSiteResponder: HTTPResponder {
     public let api: any HTTPResponder
     public let site: LiveSite
     public let configuration: LiveConfiguration
+    /// The API's count of evicted deferred records, for the status.
+    public let deferredRecordsEvicted: @Sendable () async -> Int
 
     /// The live routes, for the greeting and the docs.
     public static let eventsPath = "/_workbook/events"
     public static let statusPath = "/_workbook/status"
     public static let configPath = "/_workbook/config"
 
-    public init(api: any HTTPResponder, site: LiveSite, configuration: LiveConfiguration) {
+    public init(
+        api: any HTTPResponder, site: LiveSite, configuration: LiveConfiguration,
+        deferredRecordsEvicted: @escaping @Sendable () async -> Int = { 0 }
+    ) {
         self.api = api
         self.site = site
         self.configuration = configuration
+        self.deferredRecordsEvicted = deferredRecordsEvicted
     }
 
     public func respond(to request: HTTPRequest) async -> HTTPResponse {
@@ -37,7 +43,7 @@ public struct LiveSiteResponder: HTTPResponder {
             guard isRead else {
                 return HTTPError.methodNotAllowed(request.method, allowed: [.get, .head]).response
             }
-            return live(request.path)
+            return await live(request.path)
         default:
             break
         }
@@ -47,12 +53,14 @@ public struct LiveSiteResponder: HTTPResponder {
         return StaticSite.response(for: request, root: folder)
     }
 
-    private func live(_ path: String) -> HTTPResponse {
+    private func live(_ path: String) async -> HTTPResponse {
         switch path {
         case Self.eventsPath:
             return site.openStream()
         case Self.statusPath:
-            return json(site.status)
+            var status = site.status
+            status.deferredRecordsEvicted = await deferredRecordsEvicted()
+            return json(status)
         default:
             return json(configuration)
         }

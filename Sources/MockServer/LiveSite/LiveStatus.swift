@@ -6,10 +6,13 @@ import Foundation
 /// ```json
 /// {"generation": 3, "state": "ready", "restartNeeded": false, "restartReason": null,
 ///  "diagnostics": [{"file": "chapters/08-the-track-open-protocol.md", "line": 41, "column": 5,
-///                   "severity": "error", "message": "no chunk named 'x'"}]}
+///                   "severity": "error", "message": "no chunk named 'x'"}],
+///  "deferredRecordsEvicted": 0}
 /// ```
 ///
-/// Every key is always present (`null` when empty), so a page can read it without checks.
+/// Every key is always present (`null` when empty), so a page can read it without checks;
+/// only `deferredRecordsEvicted`, which is about the API rather than the site, is in the route's
+/// answer and not in the stream's `status` events.
 public struct LiveStatus: Codable, Equatable, Sendable {
     public enum State: String, Codable, Sendable {
         /// No site yet: the first build is running.
@@ -56,16 +59,21 @@ public struct LiveStatus: Codable, Equatable, Sendable {
     public var restartNeeded: Bool
     /// What to run, in words, when ``restartNeeded``.
     public var restartReason: String?
+    /// Deferred records the server dropped to stay within `limits.deferredRecords`, oldest
+    /// first: more than 0 means visits came faster than the cap allows for a day's TTL. Set by
+    /// `GET /_workbook/status` only.
+    public var deferredRecordsEvicted: Int?
 
     public init(
         generation: Int = 0, state: State = .building, diagnostics: [Diagnostic] = [],
-        restartNeeded: Bool = false, restartReason: String? = nil
+        restartNeeded: Bool = false, restartReason: String? = nil, deferredRecordsEvicted: Int? = nil
     ) {
         self.generation = generation
         self.state = state
         self.diagnostics = diagnostics
         self.restartNeeded = restartNeeded
         self.restartReason = restartReason
+        self.deferredRecordsEvicted = deferredRecordsEvicted
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -75,6 +83,7 @@ public struct LiveStatus: Codable, Equatable, Sendable {
         try container.encode(diagnostics, forKey: .diagnostics)
         try container.encode(restartNeeded, forKey: .restartNeeded)
         try container.encode(restartReason, forKey: .restartReason)
+        try container.encodeIfPresent(deferredRecordsEvicted, forKey: .deferredRecordsEvicted)
     }
 }
 

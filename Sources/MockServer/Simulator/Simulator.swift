@@ -12,6 +12,8 @@ import HTTPShell
 public struct SimulatorLimits: Equatable, Sendable {
     /// Live sessions at most; one more is refused with 429 until the oldest expires.
     public var maxSessions: Int
+    /// Live sessions one client address may hold, so that one client cannot take them all.
+    public var maxSessionsPerAddress: Int
     /// A session ends this long after its last event, on the server's clock.
     public var idleTimeout: TimeInterval
     /// Log entries a session keeps; older ones are dropped (and counted).
@@ -21,10 +23,12 @@ public struct SimulatorLimits: Equatable, Sendable {
     public var maxSimulatedSeconds: Double
 
     public init(
-        maxSessions: Int = 64, idleTimeout: TimeInterval = 15 * 60, maxLogEntries: Int = 100,
-        maxAdvanceSeconds: Double = 366 * 86_400, maxSimulatedSeconds: Double = 10 * 366 * 86_400
+        maxSessions: Int = 64, maxSessionsPerAddress: Int = 16, idleTimeout: TimeInterval = 15 * 60,
+        maxLogEntries: Int = 100, maxAdvanceSeconds: Double = 366 * 86_400,
+        maxSimulatedSeconds: Double = 10 * 366 * 86_400
     ) {
         self.maxSessions = maxSessions
+        self.maxSessionsPerAddress = maxSessionsPerAddress
         self.idleTimeout = idleTimeout
         self.maxLogEntries = maxLogEntries
         self.maxAdvanceSeconds = maxAdvanceSeconds
@@ -52,6 +56,8 @@ public final class Simulator {
     private let clock: ServiceClock
     private let tokens: TokenGenerator
     private var sessions: [String: SimulatorSession] = [:]
+    /// The client address that created each session (absent for a request made in process).
+    private var owners: [String: String] = [:]
 
     /// `clock` decides when sessions expire; `tokens` draws session ids and every session
     /// server's tokens (a seeded server simulates the same way on every run).
@@ -103,13 +109,23 @@ public final class Simulator {
         let link = try chooseLink(body.link)
         let now = clock.now()
         removeExpired(now: now)
-        guard sessions.count < limits.maxSessions else {
-            let soonest = sessions.values.map(\.expiresAt).min() ?? now
+        func refuse(_ held: [SimulatorSession], _ what: String) -> HTTPError {
+            let soonest = held.map(\.expiresAt).min() ?? now
             let wait = max(1, Int(soonest.timeIntervalSince(now).rounded(.up)))
-            throw HTTPError(
+            return HTTPError(
                 HTTPStatus(429), code: "too_many_sessions",
-                message: "\(limits.maxSessions) simulator sessions are live; the oldest ends in \(wait) s",
+                message: "\(what) are live; the oldest ends in \(wait) s",
                 headers: ["Retry-After": String(wait)])
+        }
+        let address = request.remoteAddress
+        if let address {
+            let own = owners.filter { $0.value == address }.compactMap { sessions[$0.key] }
+            guard own.count < limits.maxSessionsPerAddress else {
+                throw refuse(own, "\(limits.maxSessionsPerAddress) simulator sessions from your address")
+            }
+        }
+        guard sessions.count < limits.maxSessions else {
+            throw refuse(Array(sessions.values), "\(limits.maxSessions) simulator sessions")
         }
         let serverClock = ManualClock(start: now)
         let server: MockServerApp
@@ -133,6 +149,7 @@ public final class Simulator {
             apiBaseURL: Self.apiBaseURL(host: request.headers["Host"]),
             logLimit: limits.maxLogEntries, expiresAt: now.addingTimeInterval(limits.idleTimeout))
         sessions[session.id] = session
+        owners[session.id] = address
         return try render(session, status: .created)
     }
 
@@ -215,6 +232,7 @@ public final class Simulator {
 
     private func removeExpired(now: Date) {
         sessions = sessions.filter { $0.value.expiresAt > now }
+        owners = owners.filter { sessions[$0.key] != nil }
     }
 
     private func newSessionID() -> String {
