@@ -39,8 +39,8 @@ public struct Book: Sendable {
 
     /// Reads every `*.md` file in `root/chapters`, in file-name order.
     ///
-    /// Throws a `Diagnostic` when the folder is missing, holds no chapter, or a chapter cannot
-    /// be read as UTF-8.
+    /// Throws a `Diagnostic` when the folder is missing, holds no chapter, a chapter cannot be
+    /// read, or a chapter is not UTF-8 (then at its first bad byte; the first such chapter only).
     /// With `inlines: false`, chapters are parsed to blocks only: enough for tangling and checks.
     public static func load(root: URL, inlines: Bool = true) throws(Diagnostic) -> Book {
         let folder = root.appendingPathComponent("chapters")
@@ -67,13 +67,15 @@ public struct Book: Sendable {
                 return .failure(
                     .error(.unreadableChapter(path: path, reason: "cannot open the file"), at: nil))
             }
-            guard let text = FileBytes.utf8Text(data) else {
+            switch FileBytes.utf8Text(data) {
+            case .success(let text):
+                return .success(Chapter(path: path, source: text, inlines: inlines))
+            case .failure(let bad):
                 return .failure(
                     .error(
-                        .unreadableChapter(path: path, reason: "not valid UTF-8"),
-                        at: SourceLocation(path: path, line: 1)))
+                        .invalidUTF8(byte: bad.byte),
+                        at: SourceLocation(path: path, line: bad.line, column: bad.column)))
             }
-            return .success(Chapter(path: path, source: text, inlines: inlines))
         }
         var chapters: [Chapter] = []
         for result in results {
@@ -120,12 +122,75 @@ enum FileBytes {
         }
     }
 
-    /// The text of UTF-8 bytes, or nil when they are not valid UTF-8. A leading byte order mark
-    /// is dropped, as `String(data:encoding:)` does.
-    static func utf8Text(_ bytes: [UInt8]) -> String? {
+    /// The text of UTF-8 bytes, or where they stop being UTF-8. A leading byte order mark is
+    /// dropped, as `String(data:encoding:)` does.
+    static func utf8Text(_ bytes: [UInt8]) -> Result<String, InvalidUTF8> {
         let hasMark = bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF
-        return String(validating: bytes[(hasMark ? 3 : 0)...], as: UTF8.self)
+        let text = bytes[(hasMark ? 3 : 0)...]
+        if let string = String(validating: text, as: UTF8.self) { return .success(string) }
+        // Rare, so the bytes are only read a second time to find the place.
+        if let bad = firstInvalidUTF8(text) { return .failure(bad) }
+        return .success(String(decoding: text, as: UTF8.self))
     }
+
+    /// The first byte that starts no well-formed sequence of RFC 3629 section 4's syntax (a
+    /// sequence cut short is reported at its first byte), or nil when all of `bytes` is UTF-8.
+    ///
+    /// Positions are those of cmark, so of every diagnostic of the engine: lines end at `\n`,
+    /// `\r\n` or a lone `\r` (CommonMark's line endings), and the column counts bytes, not
+    /// characters, from 1 at the start of the line. `bytes` starts after any byte order mark.
+    static func firstInvalidUTF8(_ bytes: ArraySlice<UInt8>) -> InvalidUTF8? {
+        var line = 1
+        var lineStart = bytes.startIndex
+        var index = bytes.startIndex
+        while index < bytes.endIndex {
+            let byte = bytes[index]
+            if byte < 0x80 {
+                index += 1
+                // `\r\n` ends one line: its `\n` counts it.
+                let endsLine =
+                    byte == 0x0A || (byte == 0x0D && (index == bytes.endIndex || bytes[index] != 0x0A))
+                if endsLine {
+                    line += 1
+                    lineStart = index
+                }
+                continue
+            }
+            guard let length = wellFormedLength(bytes, at: index) else {
+                return InvalidUTF8(byte: byte, line: line, column: index - lineStart + 1)
+            }
+            index += length
+        }
+        return nil
+    }
+
+    /// The length of the well-formed multi-byte sequence at `index`, or nil. RFC 3629 section 4:
+    /// the second byte's range depends on the first (no overlong forms, no surrogates, nothing
+    /// past U+10FFFF); every later byte is 80-BF.
+    private static func wellFormedLength(_ bytes: ArraySlice<UInt8>, at index: Int) -> Int? {
+        let length: Int
+        let second: ClosedRange<UInt8>
+        switch bytes[index] {
+        case 0xC2...0xDF: (length, second) = (2, 0x80...0xBF)
+        case 0xE0: (length, second) = (3, 0xA0...0xBF)
+        case 0xE1...0xEC, 0xEE...0xEF: (length, second) = (3, 0x80...0xBF)
+        case 0xED: (length, second) = (3, 0x80...0x9F)
+        case 0xF0: (length, second) = (4, 0x90...0xBF)
+        case 0xF1...0xF3: (length, second) = (4, 0x80...0xBF)
+        case 0xF4: (length, second) = (4, 0x80...0x8F)
+        default: return nil
+        }
+        guard index + length <= bytes.endIndex, second.contains(bytes[index + 1]) else { return nil }
+        for offset in 2..<length where !(0x80...0xBF).contains(bytes[index + offset]) { return nil }
+        return length
+    }
+}
+
+/// Where a chapter stops being UTF-8: the byte and its 1-based line and byte column.
+struct InvalidUTF8: Error, Equatable {
+    var byte: UInt8
+    var line: Int
+    var column: Int
 }
 
 /// `map` over independent work items on all cores, keeping the input order.

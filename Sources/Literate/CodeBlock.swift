@@ -163,15 +163,12 @@ public struct CodeBlockCollector: MarkdownWalker {
             isUnclosed: fence.isUnclosed, infoColumn: fence.infoColumn, text: CodeText(lines: fence.lines))
     }
 
-    /// Adds one block: parses its info string and notes an unclosed fence.
+    /// Adds one block: parses its info string and reports an unclosed fence.
     mutating func add(
         line: Int, column: Int, info: String, isFenced: Bool, isUnclosed: Bool, infoColumn: Int,
         text: CodeText
     ) {
         let location = SourceLocation(path: chapter, line: line, column: column)
-        if isUnclosed {
-            diagnostics.append(.warning(.unclosedFence, at: location))
-        }
         var attributes = BlockAttributes()
         if isFenced {
             switch BlockAttributes.parse(info) {
@@ -184,6 +181,12 @@ public struct CodeBlockCollector: MarkdownWalker {
                 attributes.language = info.split(separator: " ").first.map(String.init)
                     .flatMap { $0.hasPrefix("{") ? nil : $0 }
             }
+        }
+        // A fence never closed takes the prose after it as code: an error in a block that
+        // tangles (that prose would be written into a file), a warning in a display-only one.
+        if isUnclosed {
+            diagnostics.append(
+                Diagnostic(attributes.isTangled ? .error : .warning, .unclosedFence, at: location))
         }
         blocks.append(
             CodeBlock(

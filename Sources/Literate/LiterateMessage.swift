@@ -13,6 +13,8 @@ public enum LiterateMessage: Hashable, Sendable {
     case noChaptersFolder(path: String)
     case noChapters(path: String)
     case unreadableChapter(path: String, reason: String)
+    /// A chapter byte that starts no well-formed UTF-8 sequence (RFC 3629).
+    case invalidUTF8(byte: UInt8)
     case handEdited(path: String)
     case notGenerated(path: String)
     case driftedFile(path: String)
@@ -60,6 +62,9 @@ public enum LiterateMessage: Hashable, Sendable {
             return "no Markdown chapters (*.md) in '\(path)'"
         case .unreadableChapter(let path, let reason):
             return "cannot read '\(path)': \(reason)"
+        case .invalidUTF8(let byte):
+            let hex = String(byte, radix: 16, uppercase: true)
+            return "invalid UTF-8 byte 0x" + (byte < 0x10 ? "0" : "") + hex
         case .handEdited(let path):
             return "'\(path)' was edited by hand (its body no longer matches its header hash); "
                 + "move the change into the chapter, or rerun with --force to overwrite it"

@@ -14,6 +14,8 @@ public struct TanglePlan: Sendable {
     public var problems: [Diagnostic] = []
     /// Notes about what a write did or would do (orphans removed).
     public var notes: [Diagnostic] = []
+    /// Where the book names each file target: its first block, where a failed write is reported.
+    public var locations: [String: SourceLocation] = [:]
 
     public var isInSync: Bool { changes.isEmpty && problems.isEmpty }
 }
@@ -27,6 +29,7 @@ public enum TangleWriter {
         let blockLocation = Dictionary(
             result.blocks.compactMap { block in block.attributes.file.map { ($0, block.location) } },
             uniquingKeysWith: { first, _ in first })
+        plan.locations = blockLocation
         for file in result.files {
             guard let data = FileBytes.contents(ofFile: root.appendingPathComponent(file.path).path) else {
                 plan.changes.append((file.path, .create, file.content))
@@ -76,53 +79,113 @@ public enum TangleWriter {
         }
     }
 
-    /// Applies a plan: each file written to a temporary file and renamed over the old one.
+    /// Applies a plan in two steps: every new content is written to a temporary file beside its
+    /// target, then each is renamed over its target, so a reader never sees half a file. A write
+    /// that fails (no space, no permission, a folder in the way) changes no target: the temporary
+    /// files and the folders made for them are removed, and the error names the block that
+    /// targets the file, with the system's reason. Orphans are removed last. No fsync:
+    /// generated files can always be generated again.
     public static func apply(_ plan: TanglePlan, root: URL) throws(Diagnostic) {
-        let fileManager = FileManager.default
         let rootText = root.path
+        var staged: [(path: String, temporary: String, target: String)] = []
+        // Folders made here, outermost first, so that a failure can remove them again.
+        var madeFolders: [String] = []
         // Many files share a folder: make each folder once (by the target's text up to its last
         // `/`), and name files by plain path text instead of building a URL for each.
-        var madeFolders: Set<Substring> = []
+        var readyFolders: Set<Substring> = []
+        func failure(_ path: String, _ code: Int32, removing temporaries: [String]) -> Diagnostic {
+            for temporary in temporaries { unlink(temporary) }
+            for folder in madeFolders.reversed() { rmdir(folder) }
+            return .error(.writeFailed(path: path, reason: reason(code)), at: plan.locations[path])
+        }
         for (path, change, content) in plan.changes {
-            if case .removeOrphan = change {
-                do { try fileManager.removeItem(at: root.appendingPathComponent(path)) } catch {
-                    throw .error(.writeFailed(path: path, reason: error.localizedDescription), at: nil)
-                }
-                continue
-            }
+            if case .removeOrphan = change { continue }
             guard let content else { continue }
-            let folderText = path[..<(path.lastIndex(of: "/") ?? path.startIndex)]
-            if !madeFolders.contains(folderText) {
-                do {
-                    try fileManager.createDirectory(
-                        at: root.appendingPathComponent(path).deletingLastPathComponent(),
-                        withIntermediateDirectories: true)
-                } catch {
-                    throw .error(.writeFailed(path: path, reason: error.localizedDescription), at: nil)
+            let slash = path.lastIndex(of: "/")
+            let folderText = path[..<(slash ?? path.startIndex)]
+            let folder = slash == nil ? rootText : rootText + "/" + folderText
+            if !readyFolders.contains(folderText) {
+                if let code = makeFolders(folder, above: rootText, made: &madeFolders) {
+                    throw failure(path, code, removing: staged.map(\.temporary))
                 }
-                madeFolders.insert(folderText)
+                readyFolders.insert(folderText)
             }
-            if let reason = writeAtomically(content, toPath: rootText + "/" + path) {
-                throw .error(.writeFailed(path: path, reason: reason), at: nil)
+            let target = rootText + "/" + path
+            let temporary = folder + "/" + temporaryName(staged.count)
+            if let code = writeNew(content, toPath: temporary) {
+                throw failure(path, code, removing: staged.map(\.temporary))
+            }
+            staged.append((path, temporary, target))
+            // A folder that appeared at the target since tangling would make its rename fail
+            // after others were done: find it while nothing has changed yet.
+            var status = stat()
+            if lstat(target, &status) == 0, status.st_mode & S_IFMT == S_IFDIR {
+                throw failure(path, EISDIR, removing: staged.map(\.temporary))
+            }
+        }
+        for (index, file) in staged.enumerated() {
+            guard rename(file.temporary, file.target) != 0 else { continue }
+            // Files renamed so far stay, in the folders made for them.
+            let code = errno
+            madeFolders.removeAll()
+            throw failure(file.path, code, removing: staged[index...].map(\.temporary))
+        }
+        for (path, change, _) in plan.changes {
+            guard case .removeOrphan = change else { continue }
+            if unlink(rootText + "/" + path) != 0 {
+                throw .error(.writeFailed(path: path, reason: reason(errno)), at: nil)
             }
         }
     }
 
-    /// Writes `content` to a temporary file beside `url` and renames it over `url`, so a reader
-    /// never sees half a file. No fsync: generated files can always be generated again.
-    /// Returns the reason on failure.
-    static func writeAtomically(_ content: String, to url: URL) -> String? {
-        writeAtomically(content, toPath: url.path)
+    /// The system's text for an `errno` code, such as "Is a directory".
+    static func reason(_ code: Int32) -> String { String(cString: strerror(code)) }
+
+    /// The name of the temporary file the `index`th file of a write is staged in: hidden, beside
+    /// its target, and short whatever the target's name (see `longestTemporaryName`).
+    static func temporaryName(_ index: Int) -> String { ".tangle-\(getpid())-\(index)" }
+
+    /// The longest name `temporaryName` can return: 10 digits each for the process and index.
+    static let longestTemporaryName = 8 + 10 + 1 + 10
+
+    /// Makes `folder` and the missing folders above it, down from the book folder, appending
+    /// each one made to `made`. Returns the `errno` of a failure.
+    private static func makeFolders(_ folder: String, above rootText: String, made: inout [String])
+        -> Int32?
+    {
+        var status = stat()
+        if stat(folder, &status) == 0 {
+            return status.st_mode & S_IFMT == S_IFDIR ? nil : ENOTDIR
+        }
+        var missing: [String] = []
+        var candidate = folder
+        while candidate.utf8.count > rootText.utf8.count, stat(candidate, &status) != 0 {
+            guard errno == ENOENT else { return errno }
+            missing.append(candidate)
+            candidate = String(candidate[..<(candidate.lastIndex(of: "/") ?? candidate.startIndex)])
+        }
+        for path in missing.reversed() {
+            if mkdir(path, 0o777) == 0 {
+                made.append(path)
+                continue
+            }
+            let code = errno
+            guard code == EEXIST, stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFDIR else {
+                return code == EEXIST ? ENOTDIR : code
+            }
+        }
+        return nil
     }
 
-    static func writeAtomically(_ content: String, toPath path: String) -> String? {
-        let slash = path.lastIndex(of: "/")
-        let folder = slash.map { path[...$0] } ?? ""
-        let name = slash.map { path[path.index(after: $0)...] } ?? path[...]
-        let temporary = "\(folder).\(name).tangle-\(getpid())"
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        guard descriptor >= 0 else { return String(cString: strerror(errno)) }
-        var failure: String?
+    /// Writes `content` to a new file at `path`. Returns the `errno` of a failure, after
+    /// removing what was written. Never opens an existing file (a link there could lead outside
+    /// the book): a stale temporary file left by an earlier run is removed first.
+    static func writeNew(_ content: String, toPath path: String) -> Int32? {
+        let flags = O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC
+        var descriptor = open(path, flags, 0o644)
+        if descriptor < 0, errno == EEXIST, unlink(path) == 0 { descriptor = open(path, flags, 0o644) }
+        guard descriptor >= 0 else { return errno }
+        var failure: Int32?
         var bytes = content
         bytes.withUTF8 { buffer in
             var offset = 0
@@ -130,16 +193,58 @@ public enum TangleWriter {
                 let written = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
                 if written < 0 {
                     if errno == EINTR { continue }
-                    failure = String(cString: strerror(errno))
+                    failure = errno
                     return
                 }
                 offset += written
             }
         }
-        if close(descriptor) != 0, failure == nil { failure = String(cString: strerror(errno)) }
-        if failure == nil, rename(temporary, path) != 0 { failure = String(cString: strerror(errno)) }
-        if failure != nil { unlink(temporary) }
+        if close(descriptor) != 0, failure == nil { failure = errno }
+        if failure != nil { unlink(path) }
         return failure
+    }
+
+    /// Why writing `path` (relative to the book folder `rootText`) would fail whatever the
+    /// permissions, as an `errno` code, or nil. Asks the file system and writes nothing: a folder
+    /// at the path (EISDIR), a file where a folder must be (ENOTDIR), a name or path longer than
+    /// the file system takes (ENAMETOOLONG, by `pathconf` for the folders still to be made), or
+    /// what `lstat` says. Permission and space are left to the write: an unchanged file is not
+    /// written, so a read-only checkout is no error.
+    static func writeProblem(rootText: String, path: String) -> Int32? {
+        let target = rootText + "/" + path
+        var status = stat()
+        var existing = target
+        var created: [Substring] = []
+        if lstat(target, &status) == 0 {
+            if status.st_mode & S_IFMT == S_IFDIR { return EISDIR }
+            existing = String(target[..<(target.lastIndex(of: "/") ?? target.startIndex)])
+        } else {
+            guard errno == ENOENT else { return errno }
+            // The deepest folder that exists: the names below it will be made.
+            let components = path.split(separator: "/")
+            guard let name = components.last else { return nil }
+            created = [name]
+            existing = rootText
+            for count in stride(from: components.count - 1, to: 0, by: -1) {
+                let folder = rootText + "/" + components[..<count].joined(separator: "/")
+                if stat(folder, &status) == 0 {
+                    if status.st_mode & S_IFMT != S_IFDIR { return ENOTDIR }
+                    existing = folder
+                    break
+                }
+                guard errno == ENOENT else { return errno }
+                created.insert(components[count - 1], at: 0)
+            }
+        }
+        let nameLimit = pathconf(existing, Int32(_PC_NAME_MAX))
+        if nameLimit > 0, created.contains(where: { $0.utf8.count > nameLimit }) { return ENAMETOOLONG }
+        let pathLimit = pathconf(existing, Int32(_PC_PATH_MAX))
+        // The limit counts the final NUL; the temporary file stands in the target's folder.
+        let folderLength = target.utf8.count - (path.split(separator: "/").last?.utf8.count ?? 0)
+        if pathLimit > 0, max(target.utf8.count, folderLength + longestTemporaryName) >= pathLimit {
+            return ENAMETOOLONG
+        }
+        return nil
     }
 
     /// Paths (relative to `root`) of the files below it that carry a tangle header. Skips hidden

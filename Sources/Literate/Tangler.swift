@@ -81,7 +81,8 @@ final class BlockReach: @unchecked Sendable {
     }
 }
 
-/// Turns a book's chunks into files. Pure: reads nothing but the book, writes nothing.
+/// Turns a book's chunks into files. Writes nothing, and reads nothing but the book and what
+/// the file system says about the targets' paths.
 public enum Tangler {
     public static func tangle(_ book: Book) -> TangleResult {
         let (blocks, collectDiagnostics) = CodeBlockCollector.collect(book)
@@ -500,6 +501,11 @@ struct FileTarget {
             if !destination.hasPrefix(rootPath + "/") {
                 return .fileTargetOutsideBook(path: path, reason: "a symbolic link leads outside it")
             }
+        }
+        // What writing would surely fail on (a folder at the path, a name too long), found now so
+        // that every command reports it at the block, and nothing is written.
+        if let code = TangleWriter.writeProblem(rootText: rootText, path: path) {
+            return .writeFailed(path: path, reason: TangleWriter.reason(code))
         }
         return nil
     }

@@ -44,7 +44,7 @@ func loadAndTangle(_ root: URL, console: Console) throws -> TangleResult {
     do {
         book = try Book.load(root: root, inlines: false)
     } catch {
-        throw CommandError.badInput(error.description)
+        throw commandFailure(error, console: console)
     }
     let result = Tangler.tangle(book)
     ExitLifetime.keep(book)
@@ -52,6 +52,16 @@ func loadAndTangle(_ root: URL, console: Console) throws -> TangleResult {
     for diagnostic in result.diagnostics { console.error(diagnostic.description) }
     if result.hasErrors { throw CommandError.failure }
     return result
+}
+
+/// What a command ends with when it stops on `diagnostic` (the book could not be loaded): a
+/// finding at a place in the book, such as a chapter that is not UTF-8, is printed as its
+/// diagnostic line and exits 1, as other findings do; one without a place (no `chapters/`
+/// folder) is bad input. Either way `error:` is printed once.
+public func commandFailure(_ diagnostic: Diagnostic, console: Console) -> CommandError {
+    guard diagnostic.location != nil else { return .badInput(diagnostic.message) }
+    console.error(diagnostic.description)
+    return .failure
 }
 
 /// Keeps a command's large values until the process exits. A book is tens of thousands of small

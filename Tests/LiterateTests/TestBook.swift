@@ -27,6 +27,11 @@ final class TestBook {
         try Data(text.utf8).write(to: url)
     }
 
+    /// Writes raw bytes, for text that is not UTF-8.
+    func write(_ path: String, bytes: [UInt8]) throws {
+        try Data(bytes).write(to: root.appendingPathComponent(path))
+    }
+
     func read(_ path: String) -> String? {
         FileManager.default.contents(atPath: root.appendingPathComponent(path).path)
             .map { String(decoding: $0, as: UTF8.self) }

@@ -55,7 +55,7 @@ let buildCommand = Command(
     do throws(Diagnostic) {
         report = try SiteBuilder.build(options)
     } catch {
-        throw CommandError.badInput(error.location == nil ? error.message : error.description)
+        throw commandFailure(error, console: console)
     }
     for diagnostic in report.diagnostics { console.error(diagnostic.description) }
     let errors = report.diagnostics.filter { $0.severity == .error }.count
