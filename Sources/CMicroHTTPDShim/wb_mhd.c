@@ -16,6 +16,7 @@ struct wb_mhd_server {
     struct MHD_Daemon *daemon;
     wb_mhd_access_callback access;
     wb_mhd_completed_callback completed;
+    wb_mhd_connection_callback connection;
     wb_mhd_log_callback log;
     void *context;
     MHD_socket quiesced_socket;
@@ -43,6 +44,19 @@ static void wb_completed_trampoline(void *cls, struct MHD_Connection *connection
                                     void **request_state, enum MHD_RequestTerminationCode code) {
     struct wb_mhd_server *server = cls;
     server->completed(server->context, connection, request_state, (int)code);
+}
+
+static void wb_connection_trampoline(void *cls, struct MHD_Connection *connection,
+                                     void **socket_context, enum MHD_ConnectionNotificationCode code) {
+    (void)socket_context;
+    struct wb_mhd_server *server = cls;
+    int socket = -1;
+    if (code == MHD_CONNECTION_NOTIFY_STARTED) {
+        const union MHD_ConnectionInfo *info =
+            MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+        socket = info == NULL ? -1 : (int)info->connect_fd;
+    }
+    server->connection(server->context, connection, socket, code == MHD_CONNECTION_NOTIFY_STARTED);
 }
 
 static void wb_log_trampoline(void *cls, const char *format, va_list arguments) {
@@ -79,6 +93,7 @@ static void wb_free_server(struct wb_mhd_server *server) {
 wb_mhd_server *wb_mhd_start(const wb_mhd_config *config,
                             wb_mhd_access_callback access,
                             wb_mhd_completed_callback completed,
+                            wb_mhd_connection_callback connection,
                             wb_mhd_log_callback log,
                             void *context,
                             char *error, size_t error_size) {
@@ -89,6 +104,7 @@ wb_mhd_server *wb_mhd_start(const wb_mhd_config *config,
     }
     server->access = access;
     server->completed = completed;
+    server->connection = connection;
     server->log = log;
     server->context = context;
     server->quiesced_socket = MHD_INVALID_SOCKET;
@@ -128,6 +144,8 @@ wb_mhd_server *wb_mhd_start(const wb_mhd_config *config,
     }
     options[count++] = (struct MHD_OptionItem){
         MHD_OPTION_NOTIFY_COMPLETED, (intptr_t)wb_completed_trampoline, server};
+    options[count++] = (struct MHD_OptionItem){
+        MHD_OPTION_NOTIFY_CONNECTION, (intptr_t)wb_connection_trampoline, server};
     options[count++] = (struct MHD_OptionItem){
         MHD_OPTION_UNESCAPE_CALLBACK, (intptr_t)wb_keep_escapes, NULL};
     options[count++] = (struct MHD_OptionItem){MHD_OPTION_LISTEN_BACKLOG_SIZE, 1024, NULL};

@@ -38,11 +38,15 @@ public final class HTTPServer: @unchecked Sendable {
         /// accepting, so further connections wait in the kernel's queue until one closes.
         public var connectionLimit: Int = 1024
         /// Connections open at once from one IP address; beyond it a new connection is closed
-        /// at once. Everything local shares 127.0.0.1, so this must stay well above what a
-        /// load test opens (256 and more).
-        public var perIPConnectionLimit: Int = 512
-        /// Seconds a connection may stay idle (or trickle a request) before it is closed.
+        /// at once. Far below ``connectionLimit``, so that slow clients from one address cannot
+        /// take every connection; a load test from 127.0.0.1 that opens more must raise it.
+        public var perIPConnectionLimit: Int = 64
+        /// Seconds a connection may stay idle before it is closed. Every byte resets it.
         public var connectionTimeoutSeconds: Int = 30
+        /// Seconds a connection may take to deliver a whole request head, counted from its start
+        /// (and on a kept-alive connection from the end of the previous request), however it
+        /// trickles; 0 turns the deadline off. See ``RequestHeadDeadlines``.
+        public var requestHeadTimeoutSeconds: Double = 10
         /// libmicrohttpd worker threads.
         public var threadPoolSize: Int = 2
         /// The request body limit (413 beyond it).
@@ -111,6 +115,7 @@ public final class HTTPServer: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         guard handle == nil else { throw .alreadyRunning }
+        let deadlines = core.startDeadlines(seconds: configuration.requestHeadTimeoutSeconds)
         let context = Unmanaged.passRetained(core).toOpaque()
         var error = [CChar](repeating: 0, count: 256)
         let started: OpaquePointer? = (host == "localhost" ? "127.0.0.1" : host).withCString { address in
@@ -126,12 +131,13 @@ public final class HTTPServer: @unchecked Sendable {
                         tls_certificate_pem: certificatePEM,
                         tls_private_key_pem: keyPEM)
                     return wb_mhd_start(
-                        &settings, serverAccessCallback, serverCompletedCallback, serverLogCallback,
-                        context, &error, error.count)
+                        &settings, serverAccessCallback, serverCompletedCallback, serverConnectionCallback,
+                        serverLogCallback, context, &error, error.count)
                 }
             }
         }
         guard let started else {
+            deadlines?.stop()
             Unmanaged<ServerCore>.fromOpaque(context).release()
             throw .cannotStart(
                 String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
@@ -174,6 +180,7 @@ public final class HTTPServer: @unchecked Sendable {
         }
         core.markDaemonGone()
         wb_mhd_stop(running)
+        core.stopDeadlines()
         lock.held {
             handle = nil
             boundPort = nil
@@ -246,6 +253,9 @@ private final class ServerCore: @unchecked Sendable {
     private var daemonRunning = false
     private var stopping = false
     private var acceptingWork = true
+    /// Set before the daemon starts and cleared after it stopped, so the callbacks in between
+    /// read it without the lock.
+    private var deadlines: RequestHeadDeadlines?
 
     /// Past the limit, a chunked body (whose size was not announced) is read and thrown away
     /// up to this many bytes so the client still gets its 413; beyond it the connection is cut.
@@ -258,6 +268,33 @@ private final class ServerCore: @unchecked Sendable {
     }
 
     var inFlightCount: Int { lock.held { inFlight } }
+
+    /// Starts the request-head deadlines' timer thread (none for `seconds` of 0 or less).
+    func startDeadlines(seconds: Double) -> RequestHeadDeadlines? {
+        guard seconds > 0 else { return nil }
+        let started = RequestHeadDeadlines(
+            limit: UInt64(seconds * 1e9), now: { DispatchTime.now().uptimeNanoseconds })
+        let thread = Thread { started.run() }
+        thread.name = "HTTP request-head deadlines"
+        thread.start()
+        deadlines = started
+        return started
+    }
+
+    func stopDeadlines() {
+        deadlines?.stop()
+        deadlines = nil
+    }
+
+    /// libmicrohttpd's connection notifications, before it closes the socket.
+    func connection(_ connection: OpaquePointer, socket: Int32, started: Bool) {
+        let key = UInt(bitPattern: connection)
+        if started {
+            if socket >= 0 { deadlines?.started(key, socket: socket) }
+        } else {
+            deadlines?.closed(key)
+        }
+    }
 
     func markDaemonRunning() {
         lock.held {
@@ -280,6 +317,7 @@ private final class ServerCore: @unchecked Sendable {
     ) -> Bool {
         guard let stored = requestState.pointee else {
             // First call: headers are complete, no body byte has been read yet.
+            deadlines?.headArrived(UInt(bitPattern: connection))
             let state = makeState(connection: connection, url: url, method: method)
             requestState.pointee = Unmanaged.passRetained(state).toOpaque()
             lock.held { inFlight += 1 }
@@ -378,7 +416,9 @@ private final class ServerCore: @unchecked Sendable {
         }
     }
 
-    func completed(requestState: UnsafeMutablePointer<UnsafeMutableRawPointer?>) {
+    func completed(connection: OpaquePointer?, requestState: UnsafeMutablePointer<UnsafeMutableRawPointer?>) {
+        // The connection may carry another request: its head has a deadline again.
+        if let connection { deadlines?.requestEnded(UInt(bitPattern: connection)) }
         guard let stored = requestState.pointee else { return }
         requestState.pointee = nil
         let state = Unmanaged<RequestState>.fromOpaque(stored).takeRetainedValue()
@@ -517,9 +557,14 @@ private let serverAccessCallback: wb_mhd_access_callback = {
     return keep ? 1 : 0
 }
 
-private let serverCompletedCallback: wb_mhd_completed_callback = { context, _, requestState, _ in
+private let serverCompletedCallback: wb_mhd_completed_callback = { context, connection, requestState, _ in
     let core = Unmanaged<ServerCore>.fromOpaque(context!).takeUnretainedValue()
-    core.completed(requestState: requestState!)
+    core.completed(connection: connection, requestState: requestState!)
+}
+
+private let serverConnectionCallback: wb_mhd_connection_callback = { context, connection, socket, started in
+    let core = Unmanaged<ServerCore>.fromOpaque(context!).takeUnretainedValue()
+    core.connection(connection!, socket: socket, started: started != 0)
 }
 
 private let serverLogCallback: wb_mhd_log_callback = { context, message in

@@ -38,6 +38,12 @@ public final class MockServerRuntime: @unchecked Sendable {
         public var liveSite: LiveSite?
         /// The workbook's version, as `GET /_workbook/config` reports it.
         public var version = "0.0.0"
+        /// Seconds a connection has to deliver a request head (`serve --request-head-timeout`);
+        /// nil: the shell's default (10).
+        public var requestHeadTimeoutSeconds: Double?
+        /// Connections one client address may hold (`serve --max-connections-per-address`); nil:
+        /// the configuration's `limits.connectionsPerIP`, else the shell's default (64).
+        public var maxConnectionsPerAddress: Int?
 
         public init(configuration: ServerConfiguration, dataDirectory: URL) {
             self.configuration = configuration
@@ -119,6 +125,8 @@ public final class MockServerRuntime: @unchecked Sendable {
             if let value = limits.connectionsPerIP { configuration.perIPConnectionLimit = value }
             if let value = limits.connectionTimeoutSeconds { configuration.connectionTimeoutSeconds = value }
         }
+        if let value = options.maxConnectionsPerAddress { configuration.perIPConnectionLimit = value }
+        if let value = options.requestHeadTimeoutSeconds { configuration.requestHeadTimeoutSeconds = value }
         var served: any HTTPResponder = app
         if let live = options.liveSite {
             served = LiveSiteResponder(

@@ -140,12 +140,16 @@ struct LoopbackTests {
         }
     }
 
-    @Test func defaultLimitsAdmit300ConnectionsFromOneAddress() async throws {
+    @Test func defaultLimitsAdmit64ConnectionsFromOneAddressAndCloseThe65th() async throws {
         try await withLoopbackServer(DemoApp.make()) { _, port in
             var clients: [RawClient] = []
-            for _ in 0..<300 {
+            for _ in 0..<64 {
                 clients.append(try RawClient(port: port))
             }
+            // Every slot is taken before the extra one connects.
+            let extra = try RawClient(port: port)
+            extra.send("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+            let (refused, refusedEnd) = await extra.readUntilClosed()
             for client in clients {
                 client.send("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
             }
@@ -154,7 +158,65 @@ struct LoopbackTests {
                 let (text, _) = await client.readUntilClosed()
                 if statusCode(ofRawResponse: text) == 200 { answered += 1 }
             }
-            #expect(answered == 300)
+            #expect(answered == 64)
+            #expect(refused.isEmpty)
+            #expect(refusedEnd == .closedByServer)
+        }
+    }
+
+    /// A client that trickles its head, a byte at a time, is ended at the head deadline though
+    /// every byte resets libmicrohttpd's idle timeout (here a minute, past the client's wait).
+    @Test func aTricklingHeadIsEndedAtItsDeadline() async throws {
+        var configuration = quietConfiguration()
+        configuration.requestHeadTimeoutSeconds = 1
+        configuration.connectionTimeoutSeconds = 60
+        try await withLoopbackServer(DemoApp.make(), configuration: configuration) { _, port in
+            let client = try RawClient(port: port, receiveTimeoutSeconds: 20)
+            client.send("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
+            // The slow client itself: one byte every 200 ms, for at most 4 s.
+            for _ in 0..<20 where client.send("x") {
+                try await Task.sleep(for: .milliseconds(200))
+            }
+            let (text, end) = await client.readUntilClosed()
+            #expect(text.isEmpty)
+            #expect(end == .closedByServer)
+        }
+    }
+
+    /// On a kept-alive connection the next head has its deadline too, counted from the end of
+    /// the previous request.
+    @Test func aKeptAliveConnectionMustSendItsNextHeadInTime() async throws {
+        var configuration = quietConfiguration()
+        configuration.requestHeadTimeoutSeconds = 1
+        configuration.connectionTimeoutSeconds = 60
+        try await withLoopbackServer(DemoApp.make(), configuration: configuration) { _, port in
+            let client = try RawClient(port: port, receiveTimeoutSeconds: 20)
+            client.send("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            let first = await client.read(until: #"{"status":"ok"}"#)
+            #expect(statusCode(ofRawResponse: first) == 200)
+            let (rest, end) = await client.readUntilClosed()
+            #expect(rest.isEmpty)
+            #expect(end == .closedByServer)
+        }
+    }
+
+    /// The deadline is for the head only: an answer that takes longer is not cut.
+    @Test func aSlowAnswerOutlivesTheHeadDeadline() async throws {
+        var configuration = quietConfiguration()
+        configuration.requestHeadTimeoutSeconds = 1
+        let app = DemoApp.make { router in
+            router.get("/slow") { _, _ in
+                try await Task.sleep(for: .milliseconds(1_500))
+                return try .json(["done": true])
+            }
+        }
+        try await withLoopbackServer(app, configuration: configuration) { _, port in
+            let client = try RawClient(port: port, receiveTimeoutSeconds: 20)
+            client.send("GET /slow HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+            let (text, end) = await client.readUntilClosed()
+            #expect(statusCode(ofRawResponse: text) == 200)
+            #expect(body(ofRawResponse: text) == #"{"done":true}"#)
+            #expect(end == .closedByServer)
         }
     }
 

@@ -244,6 +244,21 @@ struct ServeProcessTests {
         #expect(await restarted.exitStatus() == 0)
     }
 
+    /// `serve --request-head-timeout` reaches the server: a half-sent head is closed at the
+    /// deadline, long before the idle timeout (30 s, past the client's wait).
+    @Test func aHalfSentHeadIsClosedAtTheDeadlineServeWasGiven() async throws {
+        let folder = try DataFolder()
+        let server = try await ServeProcess.start(
+            ["--port", "0", "--data-dir", folder.url.path, "--request-head-timeout", "1"])
+        let client = try RawClient(port: server.port, receiveTimeoutSeconds: 20)
+        client.send("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+        let (text, end) = await client.readUntilClosed()
+        #expect(text.isEmpty)
+        #expect(end == .closedByServer)
+        server.send(SIGTERM)
+        #expect(await server.exitStatus() == 0)
+    }
+
     @Test func sigtermFinishesTheRequestsInFlightAndExitsCleanly() async throws {
         let folder = try DataFolder()
         let arguments = ["--port", "0", "--data-dir", folder.url.path]

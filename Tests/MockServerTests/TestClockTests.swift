@@ -106,4 +106,22 @@ struct TestClockTests {
         arguments.values["seed"] = ["-1"]
         #expect(throws: CommandError.self) { try ServeOptions.parse(arguments) }
     }
+
+    @Test func serveTakesTheSlowClientLimits() throws {
+        var arguments = ParsedArguments()
+        arguments.values = [
+            "config": [repositoryRoot.appendingPathComponent("config/demo.json").path],
+            "request-head-timeout": ["2.5"], "max-connections-per-address": ["8"],
+        ]
+        let options = try ServeOptions.parse(arguments)
+        #expect((options.requestHeadTimeoutSeconds, options.maxConnectionsPerAddress) == (2.5, 8))
+        for (name, value) in [
+            ("request-head-timeout", "0"), ("request-head-timeout", "soon"),
+            ("max-connections-per-address", "0"), ("max-connections-per-address", "1.5"),
+        ] {
+            var wrong = arguments
+            wrong.values[name] = [value]
+            #expect(throws: CommandError.self, "--\(name) \(value)") { try ServeOptions.parse(wrong) }
+        }
+    }
 }

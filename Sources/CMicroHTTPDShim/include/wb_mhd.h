@@ -23,6 +23,11 @@ typedef int (*wb_mhd_access_callback)(void *context, struct MHD_Connection *conn
 typedef void (*wb_mhd_completed_callback)(void *context, struct MHD_Connection *connection,
                                           void **request_state, int termination_code);
 
+/// Called when a connection starts (`started` 1, with its socket) and when it closes
+/// (`started` 0), always before libmicrohttpd closes the socket.
+typedef void (*wb_mhd_connection_callback)(void *context, struct MHD_Connection *connection,
+                                           int socket, int started);
+
 /// Receives libmicrohttpd's own log lines (already formatted, no trailing newline).
 typedef void (*wb_mhd_log_callback)(void *context, const char *message);
 
@@ -43,6 +48,7 @@ typedef struct wb_mhd_server wb_mhd_server;
 wb_mhd_server *wb_mhd_start(const wb_mhd_config *config,
                             wb_mhd_access_callback access,
                             wb_mhd_completed_callback completed,
+                            wb_mhd_connection_callback connection,
                             wb_mhd_log_callback log,
                             void *context,
                             char *error, size_t error_size);

@@ -7,7 +7,8 @@ import LiterateCLI
 import MockServer
 
 /// `workbook serve [--host ADDRESS] [--port PORT] [--config FILE] [--data-dir DIR] [--reset]
-/// [--tls-cert FILE --tls-key FILE] [--test-clock] [--seed N] [--book DIR] [--no-site]`
+/// [--tls-cert FILE --tls-key FILE] [--test-clock] [--seed N] [--book DIR] [--no-site]
+/// [--request-head-timeout SECONDS] [--max-connections-per-address N]`
 let serveCommand = Command(
     CommandSpec(
         name: "serve",
@@ -53,6 +54,13 @@ let serveCommand = Command(
             to your network: do it only on a network you trust (chapter 12 explains how to try
             Universal Links from a phone with --tls-cert and --tls-key).
 
+            Slow clients: a connection must deliver each request head within
+            --request-head-timeout seconds (10 by default) of its start or of its previous
+            request's end, however slowly it trickles bytes; it is closed otherwise. One client
+            address may hold at most --max-connections-per-address connections at once (64 by
+            default; a load test from 127.0.0.1 with more connections must raise it); more are
+            closed as they arrive.
+
             Exit status: 0 after a graceful stop, 1 when the server cannot start (the port is
             taken, the data folder cannot be written), 2 for an unusable configuration.
 
@@ -79,6 +87,12 @@ let serveCommand = Command(
                 "book", value: "DIR",
                 help: "The book whose site to serve (default: the repository root, holding chapters/)."),
             OptionSpec("no-site", help: "Serve the API only: no site, no rebuilds."),
+            OptionSpec(
+                "request-head-timeout", value: "SECONDS",
+                help: "Close a connection whose request head takes longer (default: 10)."),
+            OptionSpec(
+                "max-connections-per-address", value: "N",
+                help: "Connections one client address may hold at once (default: 64)."),
         ])
 ) { arguments, console in
     var options = try ServeOptions.parse(arguments)
@@ -123,6 +137,8 @@ enum ServeOptions {
         options.reset = arguments.flag("reset")
         options.testClock = arguments.flag("test-clock")
         options.seed = try seed(arguments.value("seed"))
+        options.requestHeadTimeoutSeconds = try headTimeout(arguments.value("request-head-timeout"))
+        options.maxConnectionsPerAddress = try perAddressLimit(arguments.value("max-connections-per-address"))
         if let certificate, let key {
             options.tls = HTTPServer.TLSFiles(certificatePath: certificate, privateKeyPath: key)
         }
@@ -156,6 +172,24 @@ enum ServeOptions {
             throw CommandError.usage("--seed needs a whole number from 0 to \(UInt64.max)", command: command)
         }
         return seed
+    }
+
+    static func headTimeout(_ text: String?) throws -> Double? {
+        guard let text else { return nil }
+        guard let seconds = Double(text), seconds.isFinite, (0.1...3_600).contains(seconds) else {
+            throw CommandError.usage(
+                "--request-head-timeout needs a number of seconds from 0.1 to 3600", command: command)
+        }
+        return seconds
+    }
+
+    static func perAddressLimit(_ text: String?) throws -> Int? {
+        guard let text else { return nil }
+        guard let limit = Int(text), (1...100_000).contains(limit) else {
+            throw CommandError.usage(
+                "--max-connections-per-address needs a whole number from 1 to 100000", command: command)
+        }
+        return limit
     }
 
     static func portNumber(_ text: String?) throws -> Int {
