@@ -9,16 +9,10 @@ final class DeadlineProbe: @unchecked Sendable {
     private var nanoseconds: UInt64 = 1_000
     private var endedSockets: [Int32] = []
 
-    var now: UInt64 { locked { nanoseconds } }
-    var ended: [Int32] { locked { endedSockets } }
-    func advance(_ by: UInt64) { locked { nanoseconds += by } }
-    func end(_ socket: Int32) { locked { endedSockets.append(socket) } }
-
-    private func locked<Value>(_ body: () -> Value) -> Value {
-        lock.lock()
-        defer { lock.unlock() }
-        return body()
-    }
+    var now: UInt64 { lock.withLock { nanoseconds } }
+    var ended: [Int32] { lock.withLock { endedSockets } }
+    func advance(_ by: UInt64) { lock.withLock { nanoseconds += by } }
+    func end(_ socket: Int32) { lock.withLock { endedSockets.append(socket) } }
 
     func deadlines(limit: UInt64) -> RequestHeadDeadlines {
         RequestHeadDeadlines(limit: limit, now: { self.now }, end: { self.end($0) })
