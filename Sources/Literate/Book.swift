@@ -26,21 +26,39 @@ public struct Chapter: Sendable {
     }
 }
 
-/// A book: the Markdown files in `DIR/chapters`, in file-name order.
+/// A book: the Markdown files in `DIR/chapters`, in the reading order of `chapters/SUMMARY.md`
+/// (``BookSummary``), or in file-name order when there is none.
 public struct Book: Sendable {
-    /// The book folder; file targets are relative to it.
-    public var root: URL
-    public var chapters: [Chapter]
+    /// A part of the book, as the summary names it, with its chapters' paths in reading order.
+    public struct Part: Equatable, Sendable {
+        public var title: String
+        public var chapters: [String]
 
-    public init(root: URL, chapters: [Chapter]) {
-        self.root = root
-        self.chapters = chapters
+        public init(title: String, chapters: [String]) {
+            self.title = title
+            self.chapters = chapters
+        }
     }
 
-    /// Reads every `*.md` file in `root/chapters`, in file-name order.
+    /// The book folder; file targets are relative to it.
+    public var root: URL
+    /// In reading order.
+    public var chapters: [Chapter]
+    /// The summary's parts; empty for a book without `chapters/SUMMARY.md`.
+    public var parts: [Part]
+
+    public init(root: URL, chapters: [Chapter], parts: [Part] = []) {
+        self.root = root
+        self.chapters = chapters
+        self.parts = parts
+    }
+
+    /// Reads every chapter of `root/chapters`, in reading order.
     ///
     /// Throws a `Diagnostic` when the folder is missing, holds no chapter, a chapter cannot be
-    /// read, or a chapter is not UTF-8 (then at its first bad byte; the first such chapter only).
+    /// read, or a chapter is not UTF-8 (then at its first bad byte; the first such chapter only);
+    /// and, with a `SUMMARY.md`, at its first malformed line, a listed chapter that does not exist
+    /// or a chapter that is not listed.
     /// With `inlines: false`, chapters are parsed to blocks only: enough for tangling and checks.
     public static func load(root: URL, inlines: Bool = true) throws(Diagnostic) -> Book {
         let folder = root.appendingPathComponent("chapters")
@@ -50,7 +68,7 @@ public struct Book: Sendable {
         else {
             throw .error(.noChaptersFolder(path: folder.path), at: nil)
         }
-        let names: [String]
+        var names: [String]
         do {
             names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
                 .filter { $0.hasSuffix(".md") && !$0.hasPrefix(".") }
@@ -59,6 +77,8 @@ public struct Book: Sendable {
             throw .error(
                 .unreadableChapter(path: folder.path, reason: "\(error.localizedDescription)"), at: nil)
         }
+        let (ordered, parts) = try readingOrder(of: names, in: folder)
+        names = ordered
         guard !names.isEmpty else { throw .error(.noChapters(path: folder.path), at: nil) }
         // Parsing dominates; chapters are independent, so parse them in parallel.
         let results = ConcurrentMap.map(names) { name -> Result<Chapter, Diagnostic> in
@@ -84,7 +104,47 @@ public struct Book: Sendable {
             case .failure(let diagnostic): throw diagnostic
             }
         }
-        return Book(root: root, chapters: chapters)
+        return Book(root: root, chapters: chapters, parts: parts)
+    }
+
+    /// The chapter files in reading order, and the parts, from `chapters/SUMMARY.md` when it
+    /// exists (`names` is every `.md` file of the folder, sorted).
+    static func readingOrder(of names: [String], in folder: URL) throws(Diagnostic) -> ([String], [Part]) {
+        let summaryName = BookSummary.fileName
+        guard names.contains(summaryName) else { return (names, []) }
+        let path = "chapters/\(summaryName)"
+        guard let bytes = FileBytes.contents(ofFile: folder.path + "/" + summaryName) else {
+            throw .error(.unreadableChapter(path: path, reason: "cannot open the file"), at: nil)
+        }
+        let text: String
+        switch FileBytes.utf8Text(bytes) {
+        case .success(let decoded): text = decoded
+        case .failure(let bad):
+            throw .error(
+                .invalidUTF8(byte: bad.byte),
+                at: SourceLocation(path: path, line: bad.line, column: bad.column))
+        }
+        let summary = try BookSummary.parse(text, path: path)
+        let present = Set(names)
+        var ordered: [String] = []
+        for entry in summary.parts.flatMap(\.entries) {
+            guard present.contains(entry.file) else {
+                throw .error(
+                    .summaryMissingChapter(file: entry.file),
+                    at: SourceLocation(path: path, line: entry.line, column: entry.column))
+            }
+            ordered.append(entry.file)
+        }
+        let listed = Set(ordered)
+        if let unlisted = names.first(where: { $0 != summaryName && !listed.contains($0) }) {
+            throw .error(
+                .summaryUnlistedChapter(path: "chapters/\(unlisted)"),
+                at: SourceLocation(path: path, line: summary.endLine, column: 1))
+        }
+        let parts = summary.parts.map {
+            Part(title: $0.title, chapters: $0.entries.map { "chapters/\($0.file)" })
+        }
+        return (ordered, parts)
     }
 }
 

@@ -15,6 +15,13 @@ public enum LiterateMessage: Hashable, Sendable {
     case unreadableChapter(path: String, reason: String)
     /// A chapter byte that starts no well-formed UTF-8 sequence (RFC 3629).
     case invalidUTF8(byte: UInt8)
+    /// `chapters/SUMMARY.md`: a line that is neither a part heading, a chapter link nor blank.
+    case summaryLine
+    case summaryEntryBeforePart
+    case summaryLink(file: String)
+    case summaryListedTwice(file: String, firstLine: Int)
+    case summaryMissingChapter(file: String)
+    case summaryUnlistedChapter(path: String)
     case handEdited(path: String)
     case notGenerated(path: String)
     case driftedFile(path: String)
@@ -65,6 +72,19 @@ public enum LiterateMessage: Hashable, Sendable {
         case .invalidUTF8(let byte):
             let hex = String(byte, radix: 16, uppercase: true)
             return "invalid UTF-8 byte 0x" + (byte < 0x10 ? "0" : "") + hex
+        case .summaryLine:
+            return "expected a part heading ('# Part title') or a chapter link ('- [Chapter title](file.md)')"
+        case .summaryEntryBeforePart:
+            return "a chapter link before the first part heading; start with '# Part title'"
+        case .summaryLink(let file):
+            return "'\(file)' is not a chapter: link a .md file of chapters/ by its name, such as 01-intro.md"
+        case .summaryListedTwice(let file, let firstLine):
+            return
+                "'\(file)' is listed twice (first on line \(firstLine)); a chapter has one place in reading order"
+        case .summaryMissingChapter(let file):
+            return "'\(file)' is listed but there is no chapters/\(file)"
+        case .summaryUnlistedChapter(let path):
+            return "\(path) is not listed: add it to chapters/SUMMARY.md where it belongs in reading order"
         case .handEdited(let path):
             return "'\(path)' was edited by hand (its body no longer matches its header hash); "
                 + "move the change into the chapter, or rerun with --force to overwrite it"

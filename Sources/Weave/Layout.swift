@@ -7,7 +7,14 @@ struct Layout: Sendable {
         var number: Int?
     }
 
-    var chapters: [NavItem]
+    /// A titled group of the sidebar: a part of the book (or "Chapters" for a book without parts).
+    struct Group: Sendable {
+        var title: String
+        var items: [NavItem]
+    }
+
+    /// The chapters, by part.
+    var chapters: [Group]
     var exercises: [NavItem]
     var reference: [NavItem]
     /// Home, chapters, then exercises: the order of previous/next.
@@ -16,7 +23,9 @@ struct Layout: Sendable {
     /// The sidebar for `page`, with the current page marked for assistive technology.
     func sidebar(for page: String, root: String) -> [UInt8] {
         var html = HTMLWriter(capacity: 4096)
-        section("Chapters", chapters, ordered: true, current: page, root: root, into: &html)
+        for group in chapters {
+            section(group.title, group.items, ordered: true, current: page, root: root, into: &html)
+        }
         if !exercises.isEmpty {
             section("Exercises", exercises, ordered: true, current: page, root: root, into: &html)
         }

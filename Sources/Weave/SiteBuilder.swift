@@ -218,7 +218,7 @@ public enum SiteBuilder {
         }
 
         // Render and write every page.
-        let layout = makeLayout(pages)
+        let layout = makeLayout(pages, parts: book.parts)
         let highlight = options.highlightFolder.appendingPathComponent("highlight.min.js")
         let isHighlighted = FileManager.default.fileExists(atPath: highlight.path)
         if !isHighlighted {
@@ -437,11 +437,21 @@ public enum SiteBuilder {
         }
     }
 
-    private static func makeLayout(_ pages: [SitePage]) -> Layout {
+    private static func makeLayout(_ pages: [SitePage], parts: [Book.Part]) -> Layout {
         func item(_ page: SitePage) -> Layout.NavItem {
             Layout.NavItem(output: page.output, title: page.title, number: page.number)
         }
-        let chapters = pages.filter { $0.kind == .chapter }.map(item)
+        let chapterPages = pages.filter { $0.kind == .chapter }
+        let chapters = chapterPages.map(item)
+        // The summary's parts, each with its chapters' nav items; one untitled group without it.
+        let bySource = Dictionary(
+            chapterPages.map { ($0.source, item($0)) }, uniquingKeysWith: { first, _ in first })
+        let chapterGroups =
+            parts.isEmpty
+            ? [Layout.Group(title: "Chapters", items: chapters)]
+            : parts.map { part in
+                Layout.Group(title: part.title, items: part.chapters.compactMap { bySource[$0] })
+            }
         let exercises = pages.filter { $0.kind == .exercise }.map(item)
         var reference: [Layout.NavItem] = []
         for kind in [SitePage.Kind.simulator, .glossary, .snippets, .api] {
@@ -450,7 +460,7 @@ public enum SiteBuilder {
         reference.append(Layout.NavItem(output: "print.html", title: "The whole book on one page"))
         let home = pages.first { $0.kind == .home }.map { [item($0)] } ?? []
         return Layout(
-            chapters: chapters, exercises: exercises, reference: reference,
+            chapters: chapterGroups, exercises: exercises, reference: reference,
             readingOrder: home + chapters + exercises)
     }
 

@@ -231,9 +231,16 @@ def home_page_loads_without_console_errors_or_outside_requests(browser):
 
 
 def sidebar_reaches_every_chapter(browser):
-    chapters = sorted(path.stem for path in (REPOSITORY / "chapters").glob("*.md"))
+    summary = REPOSITORY / "chapters" / "SUMMARY.md"
+    chapters = sorted(path.stem for path in (REPOSITORY / "chapters").glob("*.md") if path != summary)
     expect(chapters, "no chapters in the repository")
     driver = browser.open("/")
+    # The sidebar groups the chapters by the parts of chapters/SUMMARY.md.
+    parts = [line[2:].strip() for line in summary.read_text(encoding="utf-8").splitlines() if line.startswith("# ")]
+    # textContent: the headings are shown in capitals by CSS.
+    headings = [heading.get_attribute("textContent").strip()
+                for heading in driver.find_elements(By.CSS_SELECTOR, "#sidebar .nav-heading")]
+    expect(all(part in headings for part in parts), f"the sidebar headings {headings} lack the parts {parts}")
     links = {}
     for anchor in driver.find_elements(By.CSS_SELECTOR, "#sidebar a[href]"):
         path = urlsplit(anchor.get_attribute("href")).path
