@@ -70,8 +70,15 @@ public struct CommandLineTool: Sendable {
             console.print("\(root.spec.name) \(version)")
             return .success
         }
-        if rest.first == "help" {
-            var target = root
+        while let word = rest.first, let next = node.subcommands.first(where: { $0.spec.name == word }) {
+            node = next
+            path.append(word)
+            rest = rest.dropFirst()
+        }
+        // `help [SUBCOMMAND...]` at any level of a command that has subcommands, as
+        // `SUBCOMMAND --help` does: `workbook help exercises`, `workbook exercises help check`.
+        if rest.first == "help", !node.subcommands.isEmpty {
+            var target = node
             var targetPath = path
             for word in rest.dropFirst() {
                 guard let next = target.subcommands.first(where: { $0.spec.name == word }) else {
@@ -84,11 +91,6 @@ public struct CommandLineTool: Sendable {
             }
             console.print(HelpFormatter.help(for: target, path: targetPath))
             return .success
-        }
-        while let word = rest.first, let next = node.subcommands.first(where: { $0.spec.name == word }) {
-            node = next
-            path.append(word)
-            rest = rest.dropFirst()
         }
         if rest.contains("-h") || rest.contains("--help") {
             console.print(HelpFormatter.help(for: node, path: path))

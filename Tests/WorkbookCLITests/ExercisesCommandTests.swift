@@ -226,6 +226,14 @@ struct ExercisesCommandTests {
                 "watch: stopped (--max-checks reached)",
             ], "a passing check marks the exercise done and moves on to the next one not done")
         #expect(book.progress?.contains(#""done":["03-starter-passes","02-say-hello"]"#) == true)
+
+        // Named, watching starts there, whatever the current exercise is.
+        let named = try await book.run(["watch", "4", "--interval", "0.2", "--max-checks", "1"])
+        #expect(
+            named.stdout.split(separator: "\n").filter { $0.hasPrefix("watch:") } == [
+                "watch: checking 04-solution-fails",
+                "watch: stopped (--max-checks reached)",
+            ])
     }
 
     @Test(.timeLimit(.minutes(10)))

@@ -36,6 +36,23 @@ struct HelpAndUsageTests {
                 """)
     }
 
+    @Test func helpWorksAtEveryLevelAsHelpFlagsDo() async throws {
+        let word = try await CommandRunner.run("workbook", ["exercises", "help", "check"])
+        let flag = try await CommandRunner.run("workbook", ["exercises", "check", "--help"])
+        #expect(word.status == 0)
+        #expect(word.stdout == flag.stdout)
+        func usage(_ help: String) -> String? {
+            help.split(separator: "\n").first { $0.hasPrefix("  workbook exercises ") }.map(String.init)
+        }
+        #expect(usage(word.stdout)?.hasSuffix(" [<exercise>]") == true)
+        let watch = try await CommandRunner.run("workbook", ["exercises", "help", "watch"])
+        #expect(watch.status == 0)
+        #expect(usage(watch.stdout)?.hasSuffix(" [<exercise>]") == true)
+        let unknown = try await CommandRunner.run("workbook", ["exercises", "help", "chek"])
+        #expect(unknown.status == 64)
+        #expect(unknown.stderr.hasPrefix("error: no command named 'chek'\n"))
+    }
+
     @Test func theRootHelpListsTheSubcommands() async throws {
         let output = try await CommandRunner.run("workbook", ["--help"])
         #expect(output.status == 0)

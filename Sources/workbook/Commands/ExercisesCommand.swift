@@ -194,12 +194,17 @@ enum ExercisesCommands {
             name: "watch",
             abstract: "Check the current exercise on every save; move on when it passes.",
             discussion: """
-                Polls the Swift files in the current exercise's Work/ folder and checks it whenever
-                one changes. When the check passes, the exercise is marked done and watching moves
-                on to the next one. Stops when every exercise is done, after --timeout seconds,
-                after --max-checks checks, or on Ctrl-C. On a terminal the screen is cleared before
-                each check; elsewhere the output is plain lines.
+                Polls the Swift files in the exercise's Work/ folder (the current one, or the one
+                named) and checks it whenever one changes. When the check passes, the exercise is
+                marked done and watching moves on to the next one. Stops when every exercise is
+                done, after --timeout seconds, after --max-checks checks, or on Ctrl-C. On a
+                terminal the screen is cleared before each check; elsewhere the output is plain
+                lines.
                 """,
+            arguments: [
+                ArgumentSpec(
+                    "exercise", optional: true, help: "A number, folder name or slug (default: current).")
+            ],
             options: [
                 bookOption, ExerciseSession.buildPathOption, testTimeoutOption,
                 OptionSpec("interval", value: "SECONDS", help: "How often to look for changes (default: 1)."),
@@ -223,7 +228,8 @@ enum ExercisesCommands {
         }
         let deadline = Date().addingTimeInterval(timeout)
         var progress = try session.loadProgress()
-        guard var exercise = progress.currentExercise(in: session.catalog) else {
+        let named = try arguments[0].map { try session.exercise($0, progress: progress) }
+        guard var exercise = named ?? progress.currentExercise(in: session.catalog) else {
             console.print("watch: every exercise is done")
             return .success
         }
