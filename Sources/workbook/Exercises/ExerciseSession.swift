@@ -80,7 +80,7 @@ struct ExerciseSession {
 
     /// Builds and tests the learner's `Work/` of one exercise in the persistent `work` package and
     /// prints a summary. Returns whether every test passed.
-    func check(_ exercise: Exercise, testTimeout: TimeInterval) throws -> Bool {
+    func check(_ exercise: Exercise, testTimeout: TimeInterval, showAll: Bool = false) throws -> Bool {
         try ensureWork(exercise)
         let builder = try builder(package: "work", testTimeout: testTimeout)
         let member = PackageMember(exercise: exercise, sources: exercise.work)
@@ -95,7 +95,7 @@ struct ExerciseSession {
             printDiagnostics(diagnostics, log: log)
             return false
         case .tested(let run, _):
-            return printTestSummary(run, exercise: exercise)
+            return printTestSummary(run, exercise: exercise, showAll: showAll)
         }
     }
 
@@ -112,42 +112,47 @@ struct ExerciseSession {
     }
 
     /// Prints which tests fail and why; returns whether all passed.
-    func printTestSummary(_ run: TestRun, exercise: Exercise) -> Bool {
+    func printTestSummary(_ run: TestRun, exercise: Exercise, showAll: Bool = false) -> Bool {
+        for line in Self.testSummary(run, exercise: exercise, showAll: showAll) { console.print(line) }
+        return run.finished && !run.results.isEmpty && run.failed.isEmpty
+    }
+
+    /// The failures shown in full before the rest are only named (`check --all` shows them all).
+    static let failuresShown = 8
+
+    /// The lines of a check's summary: each failure with its issues (the first
+    /// ``failuresShown``, or all with `showAll`), then the hint line.
+    static func testSummary(_ run: TestRun, exercise: Exercise, showAll: Bool) -> [String] {
         let total = run.results.count
         let failed = run.failed
-        if run.finished, total > 0, failed.isEmpty {
-            console.print("✔ all \(total) tests pass")
-            return true
-        }
-        if total == 0 {
-            console.print("✘ no test ran")
-            return false
-        }
-        console.print("✘ \(failed.count) of \(total) tests fail")
-        let shown = 8
+        if run.finished, total > 0, failed.isEmpty { return ["✔ all \(total) tests pass"] }
+        if total == 0 { return ["✘ no test ran"] }
+        var lines = ["✘ \(failed.count) of \(total) tests fail"]
+        let shown = showAll ? failed.count : failuresShown
         for result in failed.prefix(shown) {
-            console.print("")
-            console.print("✘ \(result.fullName)")
+            lines += ["", "✘ \(result.fullName)"]
             for issue in result.issues {
                 let place = issue.location.map { "\($0): " } ?? ""
-                console.print("    \(place)\(issue.message)")
-                for detail in issue.details { console.print("    → \(detail)") }
+                lines.append("    \(place)\(issue.message)")
+                lines += issue.details.map { "    → \($0)" }
             }
         }
         if failed.count > shown {
-            console.print("")
-            console.print(
-                "… and \(failed.count - shown) more: "
+            lines += [
+                "",
+                "… and \(failed.count - shown) more ('workbook exercises check \(exercise.number) --all' "
+                    + "shows them): "
                     + failed.dropFirst(shown).map(\.fullName).prefix(6).joined(separator: ", ")
-                    + (failed.count > shown + 6 ? ", …" : ""))
+                    + (failed.count > shown + 6 ? ", …" : ""),
+            ]
         }
         let hints = exercise.hints.count
-        console.print("")
+        lines.append("")
         if hints > 0 {
-            console.print(
+            lines.append(
                 "Stuck? 'workbook exercises hint \(exercise.number)' reveals the next of \(hints) hints.")
         }
-        return false
+        return lines
     }
 
     /// Turns the model's errors into the command line's bad-input error.
