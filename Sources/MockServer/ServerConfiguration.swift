@@ -85,7 +85,8 @@ public struct ServerConfiguration: Codable, Equatable, Sendable {
     }
 
     /// Deferred records kept when the configuration sets no `limits.deferredRecords`: about
-    /// 14 MB at the 275 bytes a record takes.
+    /// 14 MB at the 275 bytes a record takes (measured: 20,000 iPhone visits to a release build
+    /// grew its RSS by 5.4 MB).
     public static let defaultDeferredRecordLimit = 50_000
 
     public var linkDomains: [String]

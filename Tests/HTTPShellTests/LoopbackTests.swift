@@ -164,13 +164,19 @@ struct LoopbackTests {
         }
     }
 
-    /// A client that trickles its head, a byte at a time, is ended at the head deadline though
-    /// every byte resets libmicrohttpd's idle timeout (here a minute, past the client's wait).
-    @Test func aTricklingHeadIsEndedAtItsDeadline() async throws {
+    /// A one-second head deadline, and an idle timeout (a minute) past every client's wait, so
+    /// that only the deadline can end a connection.
+    func headDeadlineOfOneSecond() -> HTTPServer.Configuration {
         var configuration = quietConfiguration()
         configuration.requestHeadTimeoutSeconds = 1
         configuration.connectionTimeoutSeconds = 60
-        try await withLoopbackServer(DemoApp.make(), configuration: configuration) { _, port in
+        return configuration
+    }
+
+    /// A client that trickles its head, a byte at a time, is ended at the head deadline though
+    /// every byte resets libmicrohttpd's idle timeout (here a minute, past the client's wait).
+    @Test func aTricklingHeadIsEndedAtItsDeadline() async throws {
+        try await withLoopbackServer(DemoApp.make(), configuration: headDeadlineOfOneSecond()) { _, port in
             let client = try RawClient(port: port, receiveTimeoutSeconds: 20)
             client.send("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
             // The slow client itself: one byte every 200 ms, for at most 4 s.
@@ -186,10 +192,7 @@ struct LoopbackTests {
     /// On a kept-alive connection the next head has its deadline too, counted from the end of
     /// the previous request.
     @Test func aKeptAliveConnectionMustSendItsNextHeadInTime() async throws {
-        var configuration = quietConfiguration()
-        configuration.requestHeadTimeoutSeconds = 1
-        configuration.connectionTimeoutSeconds = 60
-        try await withLoopbackServer(DemoApp.make(), configuration: configuration) { _, port in
+        try await withLoopbackServer(DemoApp.make(), configuration: headDeadlineOfOneSecond()) { _, port in
             let client = try RawClient(port: port, receiveTimeoutSeconds: 20)
             client.send("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
             let first = await client.read(until: #"{"status":"ok"}"#)
