@@ -93,11 +93,18 @@ struct CodeBlockView: Sendable, Equatable {
     var referenceHrefs: [String: String]
     /// A "Try it" panel after the block (`try=live` on an `http` block).
     var tryIt: TryItPanel? = nil
+    /// The summary line of a block shown folded (`12 tests, 140 lines`); nil: shown open.
+    var fold: String? = nil
 
     /// Writes the block: a header with the language, chunk name, target file and badge, the
     /// code with `<<name>>` lines as links, and the blocks that use the chunk.
     func render(lines: [String], into html: inout HTMLWriter) {
         html.newlineIfNeeded()
+        if let fold {
+            html.raw("<details class=\"code-fold\"><summary class=\"code-fold-summary\">")
+            html.text(fold)
+            html.raw("</summary>\n")
+        }
         html.raw("<figure class=\"code\" id=\"")
         html.text(id)
         html.raw("\">\n<figcaption class=\"code-header\"><span class=\"code-lang\">")
@@ -165,6 +172,7 @@ struct CodeBlockView: Sendable, Equatable {
             html.raw(".</p>\n")
         }
         html.raw("</figure>\n")
+        if fold != nil { html.raw("</details>\n") }
         if let tryIt { html.raw(tryIt.html) }
     }
 }

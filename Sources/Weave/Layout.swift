@@ -5,6 +5,8 @@ struct Layout: Sendable {
         var output: String
         var title: String
         var number: Int?
+        /// A chapter's estimated reading time.
+        var minutes: Int? = nil
     }
 
     /// A titled group of the sidebar: a part of the book (or "Chapters" for a book without parts).
@@ -49,6 +51,9 @@ struct Layout: Sendable {
                 html.raw("<span class=\"nav-number\">\(number)</span> ")
             }
             html.text(item.title)
+            if let minutes = item.minutes {
+                html.raw(" <span class=\"nav-minutes\">\(minutes) min</span>")
+            }
             html.raw("</a></li>\n")
         }
         html.raw("</ul>\n")

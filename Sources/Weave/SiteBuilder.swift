@@ -159,6 +159,9 @@ public enum SiteBuilder {
         pages.append(home)
         if let simulator { pages.append(simulator) }
         let blocksByChapter = Dictionary(grouping: tangle.blocks, by: \.chapter)
+        // The chapters after the first part fold their tests and long blocks.
+        let folding = Set(book.parts.dropFirst().flatMap(\.chapters))
+        let blockTargets = targets
         let chapterPages = ConcurrentWork.map(book.chapters) { chapter -> SitePage in
             var page = SitePage(
                 kind: .chapter, source: chapter.path, output: chapterOutput(chapter.path),
@@ -167,6 +170,16 @@ public enum SiteBuilder {
             page.collectAnchors(
                 blocks: blocksByChapter[chapter.path] ?? [], directory: directory, reserved: theme.reservedIDs
             )
+            page.foldsCode = folding.contains(chapter.path)
+            let openLines = page.blocks.reduce(0) { total, block in
+                let key = BlockKey(chapter: chapter.path, line: block.location.line)
+                let folded =
+                    page.foldsCode
+                    && CodeFold.folds(targets: blockTargets[key] ?? [], lineCount: block.lines.count)
+                return total + (folded ? 0 : block.lines.count)
+            }
+            page.readingMinutes = ReadingTime.minutes(
+                words: ReadingTime.proseWords(chapter.source), openCodeLines: openLines)
             return page
         }
         pages += chapterPages
@@ -439,7 +452,8 @@ public enum SiteBuilder {
 
     private static func makeLayout(_ pages: [SitePage], parts: [Book.Part]) -> Layout {
         func item(_ page: SitePage) -> Layout.NavItem {
-            Layout.NavItem(output: page.output, title: page.title, number: page.number)
+            Layout.NavItem(
+                output: page.output, title: page.title, number: page.number, minutes: page.readingMinutes)
         }
         let chapterPages = pages.filter { $0.kind == .chapter }
         let chapters = chapterPages.map(item)
@@ -688,7 +702,9 @@ struct SiteContext: Sendable {
             root = Linker.root(from: page.output)
             toc = Layout.toc(page.headings)
             let rendered = render(page, linker: Linker(from: page.output), indexed: true)
-            body = rendered.html
+            body =
+                page.readingMinutes.map { ReadingTime.inserting(minutes: $0, into: rendered.html) }
+                ?? rendered.html
             searchEntries = SearchIndex.entries(rendered.sections)
         case .notFound(let value):
             // Served for any missing path, so its links start at the server's root.
@@ -710,7 +726,7 @@ struct SiteContext: Sendable {
             rewritten.reserveCapacity(body.count + body.count / 16)
             PrintRewriter(prefix: prefix, chapterPrefixes: printPrefixesByName, folder: "chapters/")
                 .rewrite(body, into: &rewritten)
-            printContent = rewritten
+            printContent = page.foldsCode ? CodeFold.openingAll(rewritten) : rewritten
         }
         return .success(
             PageOutput(path: page.output, printContent: printContent, searchEntries: searchEntries))
@@ -765,14 +781,22 @@ struct SiteContext: Sendable {
                 references[reference.name] = href
             }
         }
+        let files = targets[key] ?? block.attributes.file.map { [$0] } ?? []
+        var fold: String?
+        if page.foldsCode, CodeFold.folds(targets: files, lineCount: block.lines.count) {
+            let label =
+                name.map { "⟨\($0)⟩" } ?? block.attributes.file.map { String($0.split(separator: "/").last ?? "") }
+                ?? "code"
+            fold = CodeFold.summary(lines: block.lines, label: label, isTest: CodeFold.isTest(targets: files))
+        }
         return CodeBlockView(
             id: page.codeIDs[block.location.line] ?? "code-\(block.location.line)",
             language: block.attributes.language, chunkName: name,
             chunkHref: isChapter ? first.flatMap { directory.href($0, linker: linker) } : nil,
             isContinuation: isChapter && first != nil && first != key,
-            files: targets[key] ?? block.attributes.file.map { [$0] } ?? [],
+            files: files,
             badge: badges[key] ?? .displayOnly, usedIn: usedIn, referenceHrefs: references,
-            tryIt: block.attributes.tryIt == nil ? nil : TryItPanel(httpLines: block.lines))
+            tryIt: block.attributes.tryIt == nil ? nil : TryItPanel(httpLines: block.lines), fold: fold)
     }
 
     /// The page in the theme's template, as pieces to write one after the other.

@@ -26,6 +26,10 @@ struct SitePage: Sendable {
     var headings: [HeadingAnchor] = []
     var htmlIDs: [String] = []
     var links: [PageLink] = []
+    /// Whether the page folds its test and long code blocks (chapters after the first part).
+    var foldsCode = false
+    /// The estimated reading time of a chapter, in minutes (see ``ReadingTime``).
+    var readingMinutes: Int?
 
     init(kind: Kind, source: String, output: String, markdown: String, document: MarkdownNode? = nil) {
         self.kind = kind

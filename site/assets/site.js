@@ -526,6 +526,28 @@
       });
   }
 
+  // Folded code blocks (tests and long code in the internals): a link to a block, or to a line
+  // inside one, opens its fold; printing opens them all.
+  function openFoldOfTarget() {
+    var id = decodeURIComponent(location.hash.slice(1));
+    var target = id && document.getElementById(id);
+    var fold = target && target.closest("details.code-fold");
+    if (fold && !fold.open) {
+      fold.open = true;
+      target.scrollIntoView();
+    }
+  }
+
+  function setUpFolds() {
+    openFoldOfTarget();
+    window.addEventListener("hashchange", openFoldOfTarget);
+    window.addEventListener("beforeprint", function () {
+      document.querySelectorAll("details.code-fold").forEach(function (fold) {
+        fold.open = true;
+      });
+    });
+  }
+
   function start() {
     updateThemeButton();
     highlightAll();
@@ -534,6 +556,7 @@
     setUpButtons();
     markLiveNotes();
     setUpLive();
+    setUpFolds();
     document.addEventListener("keydown", onKey);
   }
 

@@ -10,7 +10,9 @@ import MockServer
 /// transcripts in book order, one command at a time, with `/bin/sh` in the book's folder. The
 /// address a reader types against `./wb serve` (`http://localhost:8080` or
 /// `http://127.0.0.1:8080`) is rewritten to the checker's server in every command, and back in
-/// the output. A mismatch is an error at the command's line, with a unified diff.
+/// the output. A mismatch is an error at the command's line, with a unified diff. The folder
+/// holding the running `workbook` comes first on the commands' `PATH`, so a transcript's
+/// `workbook doctor …` runs this very build, as `./wb serve`'s reader would run theirs.
 ///
 /// ````markdown
 /// ```console {check=console}
@@ -28,6 +30,9 @@ struct ConsoleChecker: SnippetChecker {
     var configurationFile = "config/demo.json"
     /// How long one command may run before it is stopped and reported.
     var commandTimeout: Duration = .seconds(20)
+    /// The folder put first on the commands' `PATH`; nil: the folder of the running executable
+    /// (under `swift test`, the build folder, which holds `workbook` too).
+    var toolFolder: URL? = Bundle.main.executableURL?.deletingLastPathComponent()
 
     /// Every run hands out the same tokens, so transcripts can show them.
     static let seed: UInt64 = 8
@@ -100,7 +105,8 @@ struct ConsoleChecker: SnippetChecker {
             for address in Self.readerAddresses {
                 text = text.replacingOccurrences(of: address, with: session.baseURL)
             }
-            let run = ShellCommand.run(text, in: folder, outputFile: outputFile, timeout: commandTimeout)
+            let run = ShellCommand.run(
+                text, in: folder, outputFile: outputFile, timeout: commandTimeout, searchFirst: toolFolder)
             let line = command.line + 1
             guard !run.timedOut else {
                 findings.append(

@@ -28,7 +28,10 @@ enum ShellCommand {
     /// The largest output kept; a transcript never shows more.
     static let outputLimit = 1 << 20
 
-    static func run(_ command: String, in directory: URL, outputFile: URL, timeout: Duration) -> Run {
+    /// `searchFirst`, when given, is put in front of the inherited `PATH`.
+    static func run(
+        _ command: String, in directory: URL, outputFile: URL, timeout: Duration, searchFirst: URL? = nil
+    ) -> Run {
         #if canImport(Darwin)
             var attributes: posix_spawnattr_t? = nil
             var actions: posix_spawn_file_actions_t? = nil
@@ -48,7 +51,11 @@ enum ShellCommand {
         // `cd` inside the shell: posix_spawn's own chdir action is not portable.
         let script = "cd \"$0\" || exit 127\n" + command
         let arguments = ["/bin/sh", "-c", script, directory.path]
-        let environment = ProcessInfo.processInfo.environment.map { "\($0.key)=\($0.value)" }
+        var variables = ProcessInfo.processInfo.environment
+        if let searchFirst {
+            variables["PATH"] = [searchFirst.path, variables["PATH"]].compactMap { $0 }.joined(separator: ":")
+        }
+        let environment = variables.map { "\($0.key)=\($0.value)" }
         var pid: pid_t = 0
         let spawned = withCStrings(arguments) { argv in
             withCStrings(environment) { envp in

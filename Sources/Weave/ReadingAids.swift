@@ -1,0 +1,138 @@
+import Literate
+
+/// Which code blocks a page shows folded, and the one line that stands for a folded block.
+///
+/// Chapters after the book's first part (the internals, in a book with a summary) fold the
+/// blocks a reader looks things up in rather than reads through: every block that tangles into a
+/// test target (a file under `Tests/`), and every block longer than ``longBlock`` lines. The
+/// first part, and a book without parts, folds nothing.
+///
+/// ```swift
+/// CodeFold.summary(lines: block.lines, label: "AASATests.swift", isTest: true)  // "12 tests, 140 lines"
+/// ```
+enum CodeFold {
+    /// The longest block shown open in a folding chapter.
+    static let longBlock = 60
+
+    /// Whether a block with these targets and this many lines is folded in a folding chapter.
+    static func folds(targets: [String], lineCount: Int) -> Bool {
+        isTest(targets: targets) || lineCount > longBlock
+    }
+
+    /// Whether the block lands in a test target.
+    static func isTest(targets: [String]) -> Bool {
+        targets.contains { $0.hasPrefix("Tests/") }
+    }
+
+    /// The folded block's summary: its number of tests when it declares any (`@Test`, or an
+    /// XCTest `func test…`), otherwise its label; then its length.
+    static func summary(lines: [String], label: String, isTest: Bool) -> String {
+        let length = lines.count == 1 ? "1 line" : "\(lines.count) lines"
+        let tests = isTest ? testCount(lines) : 0
+        if tests > 0 { return "\(tests == 1 ? "1 test" : "\(tests) tests"), \(length)" }
+        return "\(label), \(length)"
+    }
+
+    /// `html` with every folded block open, for the page that prints the whole book.
+    static func openingAll(_ html: [UInt8]) -> [UInt8] {
+        HTMLBytes.replacing(closedMarker, with: openMarker, in: html)
+    }
+
+    private static let closedMarker = Array("<details class=\"code-fold\">".utf8)
+    private static let openMarker = Array("<details class=\"code-fold\" open>".utf8)
+
+    /// The test functions a block declares.
+    static func testCount(_ lines: [String]) -> Int {
+        lines.reduce(0) { count, line in
+            let trimmed = line.drop { $0 == " " || $0 == "\t" }
+            return count + (trimmed.hasPrefix("@Test") || trimmed.hasPrefix("func test") ? 1 : 0)
+        }
+    }
+}
+
+/// A chapter's estimated reading time, as chapter 0 of the book states it: the words outside
+/// code blocks at ``wordsPerMinute``, plus the lines of the code blocks shown open at
+/// ``codeLinesPerMinute``, rounded up to whole minutes, at least one.
+enum ReadingTime {
+    static let wordsPerMinute = 200
+    static let codeLinesPerMinute = 20
+
+    /// The line a chapter page shows under its title.
+    static func html(minutes: Int) -> String {
+        "<p class=\"reading-time\">About \(minutes) min to read</p>\n"
+    }
+
+    /// `body` with the reading time after its first `</h1>` (or first, without one).
+    static func inserting(minutes: Int, into body: [UInt8]) -> [UInt8] {
+        let line = Array(html(minutes: minutes).utf8)
+        let heading = Array("</h1>\n".utf8)
+        guard let end = HTMLBytes.firstRange(of: heading, in: body)?.upperBound else { return line + body }
+        return Array(body[..<end]) + line + Array(body[end...])
+    }
+
+    static func minutes(words: Int, openCodeLines: Int) -> Int {
+        let perMinute = wordsPerMinute * codeLinesPerMinute
+        let weighted = words * codeLinesPerMinute + openCodeLines * wordsPerMinute
+        return max(1, (weighted + perMinute - 1) / perMinute)
+    }
+
+    /// The words of a Markdown text outside its fenced code blocks: runs of characters between
+    /// white space that hold at least one letter or digit (so table rules and list bullets do
+    /// not count).
+    static func proseWords(_ markdown: String) -> Int {
+        var words = 0
+        var fence: (character: Character, length: Int)?
+        for line in markdown.split(separator: "\n", omittingEmptySubsequences: false) {
+            let trimmed = line.drop { $0 == " " }
+            if let marker = trimmed.first, marker == "`" || marker == "~" {
+                let length = trimmed.prefix { $0 == marker }.count
+                if length >= 3 {
+                    if let open = fence {
+                        if marker == open.character, length >= open.length,
+                            trimmed.dropFirst(length).allSatisfy({ $0 == " " || $0 == "\t" })
+                        {
+                            fence = nil
+                        }
+                    } else {
+                        fence = (marker, length)
+                    }
+                    continue
+                }
+            }
+            guard fence == nil else { continue }
+            for token in line.split(whereSeparator: { $0 == " " || $0 == "\t" })
+            where token.contains(where: { $0.isLetter || $0.isNumber }) {
+                words += 1
+            }
+        }
+        return words
+    }
+}
+
+/// Byte-level search and replace on rendered HTML (the renderer's output is bytes).
+enum HTMLBytes {
+    static func firstRange(of needle: [UInt8], in haystack: [UInt8], from start: Int = 0) -> Range<Int>? {
+        guard let first = needle.first, haystack.count >= needle.count else { return nil }
+        var index = start
+        while index + needle.count <= haystack.count {
+            if haystack[index] == first, haystack[index..<(index + needle.count)].elementsEqual(needle) {
+                return index..<(index + needle.count)
+            }
+            index += 1
+        }
+        return nil
+    }
+
+    static func replacing(_ needle: [UInt8], with replacement: [UInt8], in haystack: [UInt8]) -> [UInt8] {
+        var output: [UInt8] = []
+        output.reserveCapacity(haystack.count)
+        var copied = 0
+        while let range = firstRange(of: needle, in: haystack, from: copied) {
+            output += haystack[copied..<range.lowerBound]
+            output += replacement
+            copied = range.upperBound
+        }
+        output += haystack[copied...]
+        return output
+    }
+}
