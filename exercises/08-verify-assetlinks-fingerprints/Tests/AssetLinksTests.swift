@@ -44,21 +44,21 @@ struct AssetLinksTests {
             expected: Keys.release,
             rule: "a canonical fingerprint stays as it is"),
         FingerprintCase(
-            id: "lower-case", source: "this book: chapter 04, Modelling the statements",
+            id: "lower-case", source: "this book: chapter 17, Modelling the statements",
             text: Keys.release.lowercased(),
             expected: Keys.release, rule: "hex digits are upper-cased"),
         FingerprintCase(
-            id: "no-colons", source: "this book: chapter 04, Modelling the statements",
+            id: "no-colons", source: "this book: chapter 17, Modelling the statements",
             text: Keys.play.replacingOccurrences(of: ":", with: ""), expected: Keys.play,
             rule: "colons are optional in the input and always present in the output"),
         FingerprintCase(
             id: "sha1", source: "this book: chapter 04, Which fingerprints?", text: Keys.sha1, expected: nil,
             rule: "a SHA-1 fingerprint has 20 bytes, not 32: the classic mistake"),
         FingerprintCase(
-            id: "not-hex", source: "this book: chapter 04, Modelling the statements",
+            id: "not-hex", source: "this book: chapter 17, Modelling the statements",
             text: String(Keys.release.dropLast(2)) + "ZZ", expected: nil, rule: "only hex digits count"),
         FingerprintCase(
-            id: "empty", source: "this book: chapter 04, Modelling the statements", text: "", expected: nil,
+            id: "empty", source: "this book: chapter 17, Modelling the statements", text: "", expected: nil,
             rule: "nothing is no fingerprint"),
     ]
 
