@@ -27,7 +27,7 @@ enum Decision: Equatable, Sendable {
 /// ```
 func patternMatches(_ pattern: String, _ text: String, caseSensitive: Bool = true) -> Bool {
     // TODO: Match the whole text, not a prefix. A `*` can eat nothing or one more character:
-    //       follow both, as a set of pattern positions rather than by recursion (chapter 3).
+    //       follow both, as a set of pattern positions rather than by recursion (chapter 16).
     return pattern == text
 }
 
