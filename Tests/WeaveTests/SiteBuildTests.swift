@@ -76,7 +76,7 @@ struct SiteBuildTests {
         #expect(page.contains("<link rel=\"stylesheet\" href=\"../assets/theme.css\">"))
         #expect(
             page.contains(
-                "<a href=\"../chapters/02-farewell.html\" aria-current=\"page\"><span class=\"nav-number\">2</span> Farewell</a>"
+                "<a href=\"../chapters/02-farewell.html\" aria-current=\"page\"><span class=\"nav-number\">2</span> Farewell <span class=\"nav-minutes\">1 min</span></a>"
             ))
         #expect(
             book.fragment("chapters/02-farewell.html", from: "<nav class=\"pager\"", to: "</nav>") == """
