@@ -171,8 +171,9 @@ struct ExercisesCommandTests {
                 ✘ 1 of 2 tests fail
 
                 ✘ twoAndTwoMakeFour
-                    exercises/01-add-two/Tests/AddTests.swift:7: Expectation failed: (add(2, 2) → 0) == 4
+                    exercises/01-add-two/Tests/AddTests.swift:8: Expectation failed: (add(2, 2) → 0) == 4
                     → add(2, 2) must be 4: return a + b
+                    read: chapters/01-numbers.md#adding
 
                 Stuck? 'workbook exercises hint 1' reveals the next of 2 hints.
 
@@ -295,11 +296,11 @@ struct ExercisesCommandTests {
         let lines = output.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         #expect(
             Array(lines.prefix(5)) == [
-                "exercise           starter builds  starter fails     solution passes   hints   TODOs",
-                "01-add-two         ok              ok (1 of 2 fail)  ok (2 of 2 pass)  ok (2)  ok (1)",
-                "02-say-hello       ok              ok (1 of 1 fail)  ok (1 of 1 pass)  ok (2)  ok (1)",
-                "03-starter-passes  ok              NO (0 of 1 fail)  ok (1 of 1 pass)  ok (2)  ok (1)",
-                "04-solution-fails  ok              ok (1 of 1 fail)  NO (0 of 1 pass)  NO (1)  ok (1)",
+                "exercise           starter builds  starter fails     solution passes   hints   TODOs   readings",
+                "01-add-two         ok              ok (1 of 2 fail)  ok (2 of 2 pass)  ok (2)  ok (1)  ok",
+                "02-say-hello       ok              ok (1 of 1 fail)  ok (1 of 1 pass)  ok (2)  ok (1)  ok",
+                "03-starter-passes  ok              NO (0 of 1 fail)  ok (1 of 1 pass)  ok (2)  ok (1)  NO (1)",
+                "04-solution-fails  ok              ok (1 of 1 fail)  NO (0 of 1 pass)  NO (1)  ok (1)  NO (1)",
             ])
         #expect(
             lines.contains(
@@ -310,7 +311,15 @@ struct ExercisesCommandTests {
                 "04-solution-fails: the solution fails threeDoubledIsSix: Expectation failed: (double(3) → 5) == 6"
             ))
         #expect(
-            lines.contains("04-solution-fails: README.md has 1 '### Hint' sections; it needs two or three"))
+            lines.contains("04-solution-fails: README.md has 1 hint; it needs two or three"))
+        #expect(
+            lines.contains(
+                "03-starter-passes: exercises/03-starter-passes/Tests/EvenTests.swift:6: test 'fourIsEven' has no "
+                    + "'/// Read: chapters/…md#section' line naming where the chapter explains its rule"))
+        #expect(
+            lines.contains(
+                "04-solution-fails: exercises/04-solution-fails/Tests/DoubleTests.swift:7: "
+                    + "'chapters/01-numbers.md#halving' names no section of chapters/01-numbers.md"))
         #expect(lines.contains { $0.hasPrefix("verify: 2 of 4 exercises broken (") })
 
         let sound = try await book.run(["verify", "1", "2"])

@@ -163,7 +163,10 @@ enum ExercisesCommands {
         CommandSpec(
             name: "hint",
             abstract: "Reveal the next hint of an exercise.",
-            discussion: "Each call reveals one more of the README's '### Hint' sections, in order.",
+            discussion: """
+                Each call reveals one more of the README's hints, in order, and remembers how many
+                you have seen (the README folds them, so that reading it gives nothing away).
+                """,
             arguments: [
                 ArgumentSpec(
                     "exercise", optional: true, help: "A number, folder name or slug (default: current).")
@@ -327,7 +330,8 @@ enum ExercisesCommands {
             discussion: """
                 For every exercise (or the ones named): the starter compiles, the starter fails at
                 least one test, the reference solution passes all of them, the README has at least
-                two '### Hint' sections, and the starter carries '// TODO' markers. All starters
+                two hints, the starter carries '// TODO' markers, and every test names the chapter
+                section that explains its rule ('/// Read: chapters/NN-slug.md#section'). All starters
                 are built as one generated package and all solutions as another, each tested in
                 one run. Prints a table; exit status 1 when any exercise breaks a promise.
                 """,
@@ -356,7 +360,9 @@ enum ExercisesCommands {
                 exercise: exercise, starter: starters[exercise.id] ?? .failedToRun("no result"),
                 solution: solutions[exercise.id] ?? .failedToRun("no result"),
                 hintCount: exercise.hints.count,
-                todoCount: VerifyRow.todoCount(in: exercise.starter))
+                todoCount: VerifyRow.todoCount(in: exercise.starter),
+                readingProblems: TestReadings(exercise: exercise, bookRoot: exercise.bookRoot)
+                    .problems(bookRoot: exercise.bookRoot))
         }
         for line in VerifyTable.render(rows) { console.print(line) }
         let broken = rows.filter { !$0.isSound }

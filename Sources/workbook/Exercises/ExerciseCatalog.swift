@@ -32,6 +32,8 @@ struct Exercise: Equatable, Sendable {
     var tests: URL { folder.appendingPathComponent("Tests") }
     /// The learner's copy of the starter, ignored by git.
     var work: URL { folder.appendingPathComponent("Work") }
+    /// The book the exercise belongs to: the folder holding `exercises/`.
+    var bookRoot: URL { folder.deletingLastPathComponent().deletingLastPathComponent() }
 
     /// The two-digit number as written in the folder name.
     var numberText: String { String(id.prefix { $0.isNumber }) }
@@ -48,7 +50,7 @@ struct Exercise: Equatable, Sendable {
         return name
     }
 
-    /// The hints, `### Hint 1` ... in the README, in order.
+    /// The hints of the README, in order (folded `<details>` blocks, see ``ExerciseReadme/hints(in:)``).
     var hints: [String] { ExerciseReadme.hints(in: readmeText) }
 
     /// The text of the README's `## The task` section, for `next`.
@@ -115,20 +117,54 @@ enum ExerciseReadme {
         outsideFences(text).first { $0.hasPrefix("# ") }.map { String($0.dropFirst(2)).trimmed }
     }
 
-    /// The bodies of the `### Hint N` sections, in order: each ends at the next heading.
+    /// The hints, in order. A hint is folded, so that reading the README does not give it away:
+    ///
+    /// ```markdown
+    /// <details>
+    /// <summary>Hint 1</summary>
+    ///
+    /// The text, in Markdown.
+    ///
+    /// </details>
+    /// ```
+    ///
+    /// The older form, a `### Hint N` section ending at the next heading, is read too.
     static func hints(in text: String) -> [String] {
         var hints: [String] = []
         var current: [String]?
+        var folded = false
+        func finish() {
+            if let body = current { hints.append(body.joined(separator: "\n").trimmed) }
+            current = nil
+            folded = false
+        }
         for (line, isHeading) in linesMarkingHeadings(text) {
+            let lower = line.trimmed.lowercased()
+            if folded {
+                if lower.hasPrefix("</details>") { finish() } else { current?.append(line) }
+                continue
+            }
             if isHeading {
-                if let body = current { hints.append(body.joined(separator: "\n").trimmed) }
-                current = line.lowercased().hasPrefix("### hint") ? [] : nil
-            } else {
+                finish()
+                current = lower.hasPrefix("### hint") ? [] : nil
+            } else if let summary = summaryText(line.trimmed), summary.lowercased().hasPrefix("hint") {
+                finish()
+                current = []
+                folded = true
+            } else if !lower.hasPrefix("<details") {
                 current?.append(line)
             }
         }
-        if let body = current { hints.append(body.joined(separator: "\n").trimmed) }
+        finish()
         return hints.filter { !$0.isEmpty }
+    }
+
+    /// `Hint 1` from `<summary>Hint 1</summary>` (after a `<details>` on the same line, too).
+    private static func summaryText(_ line: String) -> String? {
+        guard let open = line.range(of: "<summary>", options: .caseInsensitive),
+            let close = line.range(of: "</summary>", options: .caseInsensitive, range: open.upperBound..<line.endIndex)
+        else { return nil }
+        return String(line[open.upperBound..<close.lowerBound]).trimmed
     }
 
     /// The body of the `## NAME` section, up to the next heading of level one or two.

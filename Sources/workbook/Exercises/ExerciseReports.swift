@@ -7,6 +7,8 @@ struct VerifyRow: Sendable {
     var solution: ExerciseOutcome
     var hintCount: Int
     var todoCount: Int
+    /// Tests that do not say where the chapter explains their rule (see ``TestReadings``).
+    var readingProblems: [String] = []
 
     var starterCompiles: Bool { starter.testRun != nil }
     /// A starter must fail at least one test, or the exercise can be passed by doing nothing.
@@ -15,7 +17,11 @@ struct VerifyRow: Sendable {
     /// Two or three progressive hints.
     var hasHints: Bool { hintCount >= 2 }
     var hasTodos: Bool { todoCount > 0 }
-    var isSound: Bool { starterCompiles && starterFails && solutionPasses && hasHints && hasTodos }
+    /// Every test names the chapter section that explains its rule.
+    var hasReadings: Bool { readingProblems.isEmpty }
+    var isSound: Bool {
+        starterCompiles && starterFails && solutionPasses && hasHints && hasTodos && hasReadings
+    }
 
     /// One sentence per broken promise, naming what to fix.
     var problems: [String] {
@@ -49,8 +55,9 @@ struct VerifyRow: Sendable {
             if !run.finished, run.failed.isEmpty { problems.append("the solution's test run did not finish") }
         }
         if !hasHints {
-            problems.append("README.md has \(hintCount) '### Hint' sections; it needs two or three")
+            problems.append("README.md has \(hintCount) hint\(hintCount == 1 ? "" : "s"); it needs two or three")
         }
+        problems += readingProblems
         if !hasTodos {
             problems.append("Starter/ has no '// TODO' marker to show the learner where to start")
         }
@@ -82,7 +89,9 @@ struct VerifyRow: Sendable {
 /// Renders the verify table: one line per exercise, `ok` or `NO` in each column.
 enum VerifyTable {
     static func render(_ rows: [VerifyRow]) -> [String] {
-        let header = ["exercise", "starter builds", "starter fails", "solution passes", "hints", "TODOs"]
+        let header = [
+            "exercise", "starter builds", "starter fails", "solution passes", "hints", "TODOs", "readings",
+        ]
         var table = [header]
         for row in rows {
             table.append([
@@ -92,6 +101,7 @@ enum VerifyTable {
                 (row.solutionPasses ? "ok " : "NO ") + "(\(VerifyRow.counts(row.solution, failing: false)))",
                 (row.hasHints ? "ok " : "NO ") + "(\(row.hintCount))",
                 (row.hasTodos ? "ok " : "NO ") + "(\(row.todoCount))",
+                row.hasReadings ? "ok" : "NO (\(row.readingProblems.count))",
             ])
         }
         let widths = header.indices.map { column in table.map { $0[column].count }.max() ?? 0 }

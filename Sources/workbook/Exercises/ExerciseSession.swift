@@ -129,6 +129,7 @@ struct ExerciseSession {
         if total == 0 { return ["✘ no test ran"] }
         var lines = ["✘ \(failed.count) of \(total) tests fail"]
         let shown = showAll ? failed.count : failuresShown
+        let readings = TestReadings(exercise: exercise, bookRoot: exercise.bookRoot)
         for result in failed.prefix(shown) {
             lines += ["", "✘ \(result.fullName)"]
             for issue in result.issues {
@@ -136,6 +137,7 @@ struct ExerciseSession {
                 lines.append("    \(place)\(issue.message)")
                 lines += issue.details.map { "    → \($0)" }
             }
+            lines += readings.links(for: result).map { "    read: \($0)" }
         }
         if failed.count > shown {
             lines += [

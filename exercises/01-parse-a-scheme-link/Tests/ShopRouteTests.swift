@@ -108,18 +108,22 @@ struct ShopRouteTests {
             link: "not a link", expected: nil, rule: "text without a scheme is no link"),
     ]
 
+    /// Read: chapters/01-custom-url-schemes.md#taking-a-link-apart
+    /// Read: chapters/02-routing.md#the-route-table
     @Test(arguments: routes)
     func aLinkOpensItsScreen(_ testCase: LinkCase) {
         let actual = route(forLink: testCase.link)
         #expect(actual == testCase.expected, "\(testCase.link): \(testCase.rule)")
     }
 
+    /// Read: chapters/01-custom-url-schemes.md#taking-a-link-apart
     @Test(arguments: rejections)
     func aLinkThatIsNotOursOpensNothing(_ testCase: LinkCase) {
         let actual = route(forLink: testCase.link)
         #expect(actual == testCase.expected, "\(testCase.link): \(testCase.rule)")
     }
 
+    /// Read: chapters/02-routing.md#patterns
     @Test func allThreeSpellingsMeanTheSameScreen() {
         let spellings = ["myapp://product/42", "myapp:///product/42", "myapp:product/42"]
         let routes = spellings.map { route(forLink: $0) }

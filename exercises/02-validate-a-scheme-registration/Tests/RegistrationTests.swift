@@ -175,6 +175,7 @@ struct RegistrationTests {
             rule: "findings come in document order: name, role, schemes; then the next type"),
     ]
 
+    /// Read: chapters/01-custom-url-schemes.md#what-makes-a-good-scheme-name
     @Test(arguments: names)
     func schemeNamesFollowTheRFCGrammar(_ testCase: NameCase) {
         #expect(
@@ -182,6 +183,8 @@ struct RegistrationTests {
             "\"\(testCase.name)\" should be \(testCase.valid ? "valid" : "invalid"): \(testCase.rule)")
     }
 
+    /// Read: chapters/01-custom-url-schemes.md#reading-the-registration-back
+    /// Read: chapters/01-custom-url-schemes.md#schemes-you-cannot-have
     @Test(arguments: registrations)
     func aRegistrationGivesEveryFindingInDocumentOrder(_ testCase: RegistrationCase) {
         #expect(lint(testCase.types) == testCase.expected, "\(testCase.id): \(testCase.rule)")

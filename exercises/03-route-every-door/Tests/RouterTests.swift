@@ -90,12 +90,14 @@ struct RouterTests {
             rule: "both doors end in the same route table"),
     ]
 
+    /// Read: chapters/02-routing.md#deciding-what-to-do
     @Test(arguments: cases)
     func everyDoorEndsInTheSameDecision(_ testCase: DoorCase) throws {
         let url = try #require(URL(string: testCase.url))
         #expect(Router().decide(url) == testCase.expected, "\(testCase.url): \(testCase.rule)")
     }
 
+    /// Read: chapters/02-routing.md#the-route-table
     @Test func aSchemeLinkAndAWebLinkToOneScreenAgree() throws {
         let router = Router()
         let scheme = router.decide(try #require(URL(string: "myapp://product/42")))

@@ -5,6 +5,7 @@ import Testing
 /// Each test plays one story from chapter 02, "Links that arrive too early", and checks what is
 /// delivered at every step.
 struct LinkInboxTests {
+    /// Read: chapters/02-routing.md#links-that-arrive-too-early
     @Test func aLinkOnAColdStartWaitsForNavigation() {
         var inbox = LinkInbox<String>()
         let delivered = inbox.receive("myapp://product/42")
@@ -16,6 +17,7 @@ struct LinkInboxTests {
         #expect(!inbox.isReady, "a new inbox is not ready")
     }
 
+    /// Read: chapters/02-routing.md#links-that-arrive-too-early
     @Test func navigationBecomingReadyReleasesParkedLinksOldestFirst() {
         var inbox = LinkInbox<String>()
         inbox.receive("first")
@@ -26,6 +28,7 @@ struct LinkInboxTests {
         #expect(inbox.isReady, "after markReady() the inbox is ready")
     }
 
+    /// Read: chapters/02-routing.md#links-that-arrive-too-early
     @Test func parkedLinksAreDeliveredOnlyOnce() {
         var inbox = LinkInbox<String>()
         inbox.receive("first")
@@ -33,6 +36,7 @@ struct LinkInboxTests {
         #expect(inbox.markReady() == [], "a second markReady() must deliver nothing: no link twice")
     }
 
+    /// Read: chapters/02-routing.md#cold-start-and-warm-start
     @Test func aLinkOnAWarmStartPassesStraightThrough() {
         var inbox = LinkInbox<String>()
         _ = inbox.markReady()
@@ -40,6 +44,7 @@ struct LinkInboxTests {
         #expect(inbox.parked == [], "a delivered link is not parked as well")
     }
 
+    /// Read: chapters/02-routing.md#links-that-arrive-too-early
     @Test func logoutMakesLaterLinksWaitAgain() {
         var inbox = LinkInbox<String>()
         _ = inbox.markReady()
@@ -49,6 +54,7 @@ struct LinkInboxTests {
         #expect(inbox.markReady() == ["after-logout"], "and are released by the next markReady()")
     }
 
+    /// Read: chapters/02-routing.md#links-that-arrive-too-early
     @Test func resetDropsParkedLinksAndReturnsThem() {
         var inbox = LinkInbox<String>()
         inbox.receive("a")
@@ -57,6 +63,8 @@ struct LinkInboxTests {
         #expect(inbox.markReady() == [], "dropped links must not come back later")
     }
 
+    /// Read: chapters/02-routing.md#cold-start-and-warm-start
+    /// Read: chapters/02-routing.md#links-that-arrive-too-early
     @Test func aWholeLaunchDeliversEveryLinkOnceInOrder() {
         var inbox = LinkInbox<Int>()
         var opened: [Int] = []

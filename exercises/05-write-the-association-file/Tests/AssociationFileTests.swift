@@ -75,10 +75,12 @@ struct AssociationFileTests {
         return try AASAFile.decode(data)
     }
 
+    /// Read: chapters/03-universal-links.md#linting-the-file
     @Test func theFileLintsClean() throws {
         _ = try Self.lintedFile()
     }
 
+    /// Read: chapters/03-universal-links.md#the-association-file
     @Test func theFileUsesTheModernFormat() throws {
         let file = try Self.lintedFile()
         let details = try #require(file.applinks?.details, "the file needs applinks.details")
@@ -91,6 +93,8 @@ struct AssociationFileTests {
         }
     }
 
+    /// Read: chapters/03-universal-links.md#which-app-opens-this-url
+    /// Read: chapters/03-universal-links.md#the-pattern-language
     @Test(arguments: cases)
     func eachURLOpensTheAppOrStaysInSafari(_ testCase: OpenCase) throws {
         let file = try Self.lintedFile()

@@ -130,6 +130,7 @@ struct ComponentTests {
             expected: .noMatch, rule: "case-sensitive by default, so /BUY/1 does not match /Buy/*"),
     ]
 
+    /// Read: chapters/03-universal-links.md#the-pattern-language
     @Test(arguments: patterns)
     func aPatternMatchesTheWholeText(_ testCase: PatternCase) {
         let result = patternMatches(testCase.pattern, testCase.text, caseSensitive: testCase.caseSensitive)
@@ -139,12 +140,14 @@ struct ComponentTests {
         )
     }
 
+    /// Read: chapters/03-universal-links.md#which-app-opens-this-url
     @Test(arguments: decisions)
     func theFirstMatchingRuleDecides(_ testCase: DecisionCase) {
         let decision = decide(testCase.components, path: testCase.path, fragment: testCase.fragment)
         #expect(decision == testCase.expected, "\(testCase.id): \(testCase.rule)")
     }
 
+    /// Read: chapters/03-universal-links.md#the-pattern-language
     @Test func caseInsensitiveRulesIgnoreCaseEverywhere() {
         let components = [Component(path: "/Buy/*", fragment: "Top")]
         let decision = decide(components, path: "/BUY/1", fragment: "top", caseSensitive: false)

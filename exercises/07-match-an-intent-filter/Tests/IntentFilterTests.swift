@@ -107,12 +107,15 @@ struct IntentFilterTests {
             link: "https://example.com/a%20b", expected: nil, rule: "the path is matched decoded"),
     ]
 
+    /// Read: chapters/04-app-links.md#matching-a-link-against-a-filter
+    /// Read: chapters/04-app-links.md#how-android-reads-a-path-pattern
     @Test(arguments: cases)
     func theDataTestFollowsAndroid(_ testCase: FilterCase) throws {
         let uri = try #require(AndroidURI(testCase.link))
         #expect(matchData(testCase.data, uri: uri) == testCase.expected, "\(testCase.link): \(testCase.rule)")
     }
 
+    /// Read: chapters/04-app-links.md#all-data-elements-of-a-filter-merge
     @Test func mergingCollectsEveryElementInManifestOrder() {
         let merged = merge([
             DataElement(scheme: "https", host: "example.com", port: "8443", path: "/a"),

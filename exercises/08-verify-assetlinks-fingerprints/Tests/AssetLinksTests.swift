@@ -135,11 +135,13 @@ struct AssetLinksTests {
             rule: "the verdict names the first statement that grants handle_all_urls"),
     ]
 
+    /// Read: chapters/04-app-links.md#which-fingerprints
     @Test(arguments: fingerprints)
     func fingerprintsCompareInCanonicalForm(_ testCase: FingerprintCase) {
         #expect(canonicalFingerprint(testCase.text) == testCase.expected, "\(testCase.id): \(testCase.rule)")
     }
 
+    /// Read: chapters/04-app-links.md#who-is-authorised-the-verifier
     @Test(arguments: verifications)
     func theVerdictSaysWhatIsMissing(_ testCase: VerifyCase) {
         let verdict = verify(

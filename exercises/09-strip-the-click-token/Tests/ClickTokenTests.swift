@@ -109,6 +109,8 @@ struct ClickTokenTests {
             token: nil, rule: "an empty li2_cid is no token"),
     ]
 
+    /// Read: chapters/05-deferred-deep-links.md#three-identifiers
+    /// Read: chapters/13-inside-the-book.md#a-first-real-piece-query-items
     @Test(arguments: strips)
     func strippingTheTokenKeepsEverythingElse(_ testCase: StripCase) throws {
         let url = try #require(URL(string: testCase.url))
@@ -116,6 +118,8 @@ struct ClickTokenTests {
         #expect(stripped == testCase.expected, "\(testCase.url): \(testCase.rule)")
     }
 
+    /// Read: chapters/07-install-referrer.md#from-the-short-link-to-the-store
+    /// Read: chapters/07-install-referrer.md#looking-inside
     @Test(arguments: referrers)
     func theReferrerGivesBackTheLinkDecodedOnce(_ testCase: ReferrerCase) {
         let link = deepLink(fromInstallReferrer: testCase.referrer)?.absoluteString
@@ -125,6 +129,8 @@ struct ClickTokenTests {
             "\(testCase.id): \(testCase.rule)")
     }
 
+    /// Read: chapters/07-install-referrer.md#looking-inside
+    /// Read: chapters/05-deferred-deep-links.md#three-identifiers
     @Test func theLinkFromTheReferrerNavigatesWithoutItsToken() throws {
         let referrer = "li2_dl=https%3A%2F%2Fgo.example%2Fspring%3Fli2_cid%3DAb3%26ref%3Dmail"
         let link = try #require(deepLink(fromInstallReferrer: referrer), "the referrer holds a link")

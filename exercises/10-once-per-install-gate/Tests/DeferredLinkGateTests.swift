@@ -4,6 +4,7 @@ import Testing
 
 /// Each test is one launch (or several) told as a story with a test clock: no test sleeps.
 struct DeferredLinkGateTests {
+    /// Read: chapters/05-deferred-deep-links.md#the-grace-window
     @Test func theFirstLaunchWaitsOutTheGraceWindowThenLooksUp() {
         let clock = TestClock()
         let storage = GateStorage()
@@ -18,6 +19,7 @@ struct DeferredLinkGateTests {
         #expect(gate.poll() == .lookUp, "at 250 ms the window is over and no link came: look up")
     }
 
+    /// Read: chapters/05-deferred-deep-links.md#exactly-once-per-install
     @Test func theGateIsConsumedBeforeTheLookupIsHandedOut() {
         let clock = TestClock()
         let storage = GateStorage()
@@ -30,6 +32,7 @@ struct DeferredLinkGateTests {
             "the gate must be persisted as consumed, once, before poll() answers .lookUp")
     }
 
+    /// Read: chapters/05-deferred-deep-links.md#exactly-once-per-install
     @Test func aLaunchLooksUpOnlyOnce() {
         let clock = TestClock()
         let storage = GateStorage()
@@ -41,6 +44,7 @@ struct DeferredLinkGateTests {
         #expect(storage.writes == [true], "and must not write the gate again")
     }
 
+    /// Read: chapters/05-deferred-deep-links.md#exactly-once-per-install
     @Test func aLaterLaunchNeverLooksUp() {
         let storage = GateStorage()
         let firstClock = TestClock()
@@ -57,6 +61,7 @@ struct DeferredLinkGateTests {
             "the gate is persisted: the next launch (same storage) must never look up again")
     }
 
+    /// Read: chapters/05-deferred-deep-links.md#exactly-once-per-install
     @Test func aReinstallIsANewInstall() {
         let clock = TestClock()
         var gate = DeferredLinkGate(storage: GateStorage(), clock: clock)
@@ -65,6 +70,7 @@ struct DeferredLinkGateTests {
         #expect(gate.poll() == .lookUp, "fresh storage (a reinstall) means a fresh gate")
     }
 
+    /// Read: chapters/05-deferred-deep-links.md#the-grace-window
     @Test func aLinkDuringTheWindowCancelsTheLookupAndConsumesTheGate() {
         let clock = TestClock()
         let storage = GateStorage()
@@ -78,6 +84,7 @@ struct DeferredLinkGateTests {
         #expect(storage.isConsumed, "a Universal Link also consumes the gate: nothing deferred, now or later")
     }
 
+    /// Read: chapters/05-deferred-deep-links.md#the-rules-as-a-state-machine
     @Test func aLinkBeforeTheRequestCancelsTheLookupToo() {
         let clock = TestClock()
         var gate = DeferredLinkGate(storage: GateStorage(), clock: clock)
@@ -87,6 +94,7 @@ struct DeferredLinkGateTests {
         #expect(gate.poll() == .skip(.linkArrived), "a link that came first wins, whatever the timer says")
     }
 
+    /// Read: chapters/05-deferred-deep-links.md#the-rules-as-a-state-machine
     @Test func aLinkAfterTheLookupWritesNothing() {
         let clock = TestClock()
         let storage = GateStorage()
@@ -99,6 +107,7 @@ struct DeferredLinkGateTests {
             storage.writes == [true], "the gate is consumed already: a later link must not write it again")
     }
 
+    /// Read: chapters/05-deferred-deep-links.md#the-grace-window
     @Test func askingAgainDoesNotRestartTheWindow() {
         let clock = TestClock()
         var gate = DeferredLinkGate(storage: GateStorage(), clock: clock)
@@ -109,6 +118,7 @@ struct DeferredLinkGateTests {
         #expect(gate.poll() == .lookUp, "the window started with the first request, so it is over at 250 ms")
     }
 
+    /// Read: chapters/05-deferred-deep-links.md#the-grace-window
     @Test func askingLateStillWaitsTheWholeWindow() {
         let clock = TestClock()
         var gate = DeferredLinkGate(storage: GateStorage(), clock: clock)
@@ -119,6 +129,7 @@ struct DeferredLinkGateTests {
             "after a 5 s onboarding the window still runs 250 ms from the request")
     }
 
+    /// Read: chapters/05-deferred-deep-links.md#the-rules-as-a-state-machine
     @Test func nothingHappensUntilTheAppAsks() {
         let clock = TestClock()
         let storage = GateStorage()
@@ -128,6 +139,7 @@ struct DeferredLinkGateTests {
         #expect(storage.writes == [], "and touches no storage")
     }
 
+    /// Read: chapters/05-deferred-deep-links.md#the-grace-window
     @Test func aLongerGraceWindowIsHonoured() {
         let clock = TestClock()
         var gate = DeferredLinkGate(storage: GateStorage(), clock: clock, grace: .seconds(1))

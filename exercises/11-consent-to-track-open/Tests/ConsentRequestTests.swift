@@ -90,12 +90,15 @@ struct ConsentRequestTests {
         return String(decoding: try encoder.encode(request), as: UTF8.self)
     }
 
+    /// Read: chapters/06-consent-and-the-clipboard.md#what-the-answer-sends
+    /// Read: chapters/08-the-track-open-protocol.md#what-the-app-can-send
     @Test(arguments: cases)
     func eachAnswerSendsExactlyOneBody(_ testCase: AnswerCase) throws {
         let body = try Self.wire(trackOpenRequest(for: testCase.answer, li2Domains: Self.domains))
         #expect(body == testCase.json, "\(testCase.id): \(testCase.rule)")
     }
 
+    /// Read: chapters/08-the-track-open-protocol.md#what-the-app-can-send
     @Test func everyBodyWithoutALinkNamesTheApp() {
         let answers: [ConsentAnswer] = [.pasted("hello"), .pasted(""), .clipboardEmpty, .optedOut, .denied]
         for answer in answers {
@@ -106,6 +109,7 @@ struct ConsentRequestTests {
         }
     }
 
+    /// Read: chapters/06-consent-and-the-clipboard.md#the-empty-clipboard
     @Test func theTokenCheckLooksAtTheWholeText() {
         #expect(
             carriesClickToken("https://go.example/s?ref=mail&li2_cid=Ab3"),

@@ -79,12 +79,15 @@ struct NavigationTests {
             rule: "a link whose url is not a URL is a failure"),
     ]
 
+    /// Read: chapters/05-deferred-deep-links.md#what-the-app-is-told
+    /// Read: chapters/08-the-track-open-protocol.md#matches-and-misses
     @Test(arguments: cases)
     func theAnswerBecomesANavigation(_ testCase: AnswerCase) {
         let result = navigation(status: testCase.status, body: Data(testCase.body.utf8))
         #expect(result == testCase.expected, "\(testCase.id): \(testCase.rule)")
     }
 
+    /// Read: chapters/05-deferred-deep-links.md#three-identifiers
     @Test func theClickTokenNeverReachesAScreen() {
         let body = #"""
             {"clickId":"c","link":{"id":"l","domain":"go.example","key":"k",

@@ -7,11 +7,13 @@ import Testing
 struct LastClickTests {
     static let day: TimeInterval = 24 * 60 * 60
 
+    /// Read: chapters/10-conversion-tracking.md#the-last-click-id-and-when-it-expires
     @Test func withoutAMatchThereIsNoLastClick() {
         let lastClick = LastClick(storage: MemoryStorage(), clock: TestClock())
         #expect(lastClick.lastClickId == nil, "nothing was remembered, so there is no last click id")
     }
 
+    /// Read: chapters/10-conversion-tracking.md#the-last-click-id-and-when-it-expires
     @Test func aMatchedClickBecomesTheLastClick() {
         let lastClick = LastClick(storage: MemoryStorage(), clock: TestClock())
         lastClick.remember("Qm7pX2rT9wLs4NcV")
@@ -19,6 +21,7 @@ struct LastClickTests {
             lastClick.lastClickId == "Qm7pX2rT9wLs4NcV", "remember(_:) must make the click id the last one")
     }
 
+    /// Read: chapters/10-conversion-tracking.md#the-last-click-id-and-when-it-expires
     @Test func theLastClickSurvivesARelaunch() {
         let storage = MemoryStorage()
         let clock = TestClock()
@@ -29,6 +32,7 @@ struct LastClickTests {
             "the click id must live in storage, not in the LastClick value: a new launch reads it back")
     }
 
+    /// Read: chapters/10-conversion-tracking.md#the-last-click-id-and-when-it-expires
     @Test func theLastClickLastsThirtyDays() {
         let clock = TestClock()
         let lastClick = LastClick(storage: MemoryStorage(), clock: clock)
@@ -42,6 +46,7 @@ struct LastClickTests {
             "at 30 days the click id has expired: measure age by the injected clock")
     }
 
+    /// Read: chapters/10-conversion-tracking.md#the-last-click-id-and-when-it-expires
     @Test func aNewMatchReplacesTheClickAndStartsANewPeriod() {
         let clock = TestClock()
         let lastClick = LastClick(storage: MemoryStorage(), clock: clock)
@@ -54,6 +59,7 @@ struct LastClickTests {
             "the newer match replaced the older one and its 30 days start anew")
     }
 
+    /// Read: chapters/10-conversion-tracking.md#the-last-click-id-and-when-it-expires
     @Test func theExpiryIsConfigurable() {
         let clock = TestClock()
         let lastClick = LastClick(storage: MemoryStorage(), clock: clock, expiryDays: 7)
@@ -62,6 +68,7 @@ struct LastClickTests {
         #expect(lastClick.lastClickId == nil, "with expiryDays 7 the click id expires after a week")
     }
 
+    /// Read: chapters/10-conversion-tracking.md#direct-anonymous-attributed
     @Test func aCustomerWhoCameThroughALinkIsAttributed() {
         let lastClick = LastClick(storage: MemoryStorage(), clock: TestClock())
         lastClick.remember("Qm7pX2rT9wLs4NcV")
@@ -72,6 +79,7 @@ struct LastClickTests {
         #expect(lead?.customerId == "user_42", "filed under the customer's own id")
     }
 
+    /// Read: chapters/10-conversion-tracking.md#direct-anonymous-attributed
     @Test func aVisitorWithoutAnAccountIsAnonymous() {
         let lastClick = LastClick(storage: MemoryStorage(), clock: TestClock())
         lastClick.remember("Qm7pX2rT9wLs4NcV")
@@ -81,6 +89,7 @@ struct LastClickTests {
         #expect(lead?.customerId == "anon_Qm7pX2rT9wLs4NcV", "filed under anon_<click id>")
     }
 
+    /// Read: chapters/10-conversion-tracking.md#direct-anonymous-attributed
     @Test func anExpiredClickFallsBackToADirectLead() {
         let clock = TestClock()
         let lastClick = LastClick(storage: MemoryStorage(), clock: clock)
@@ -91,6 +100,7 @@ struct LastClickTests {
         #expect(lead?.clickId == "", "a direct lead sends click_id \"\"")
     }
 
+    /// Read: chapters/10-conversion-tracking.md#direct-anonymous-attributed
     @Test func nobodyAndNoClickIsNoLead() {
         let lastClick = LastClick(storage: MemoryStorage(), clock: TestClock())
         #expect(

@@ -70,6 +70,8 @@ struct DiagnosisTests {
             rule: "400: pass the service's message on"),
     ]
 
+    /// Read: chapters/08-the-track-open-protocol.md#matches-and-misses
+    /// Read: chapters/08-the-track-open-protocol.md#refusals
     @Test(arguments: answers)
     func eachAnswerGetsItsDiagnosis(_ testCase: AnswerCase) {
         let diagnosis = diagnose(status: testCase.status, body: Data(testCase.body.utf8))
@@ -77,6 +79,8 @@ struct DiagnosisTests {
     }
 
     /// Broken set-ups played against the real mock server: the diagnosis must read its answers.
+    /// Read: chapters/08-the-track-open-protocol.md#keys-publishable-and-secret
+    /// Read: chapters/08-the-track-open-protocol.md#trying-it
     @Test(.timeLimit(.minutes(1)))
     func theMockServerConfirmsEachDiagnosis() async throws {
         let server = try await MockServer.start()
@@ -152,6 +156,7 @@ struct DiagnosisTests {
 
     /// The deferred journey against the real server: a paste works the day of the click, and
     /// expires after the record's time to live (24 hours in the demo configuration).
+    /// Read: chapters/08-the-track-open-protocol.md#matches-and-misses
     @Test(.timeLimit(.minutes(1)))
     func aPasteAfterTheTimeToLiveIsDiagnosedAsTooLate() async throws {
         let server = try await MockServer.start()
