@@ -2,7 +2,7 @@
 // change the chapter and re-tangle.
 // Source: chapters/21-inside-the-attribution-service.md
 // Source: chapters/08-the-track-open-protocol.md
-// Body hash: fnv1a64-7bc33c1c7ebf7edc
+// Body hash: fnv1a64-c3e5462ea20b891c
 import Foundation
 
 #sourceLocation(file:"chapters/21-inside-the-attribution-service.md",line:1259)
@@ -41,7 +41,7 @@ public struct APIKeys: Equatable, Sendable {
         case manage
     }
 
-// chunk: authorize-a-key
+    // chunk: authorize-a-key
     #sourceLocation(file:"chapters/08-the-track-open-protocol.md",line:277)
     /// The kind of a key that passed, or the refusal: 401 when no valid key was presented or
     /// the secret key asks to track, 403 when a valid publishable key asks to manage.

@@ -2,7 +2,7 @@
 // change the chapter and re-tangle.
 // Source: chapters/21-inside-the-attribution-service.md
 // Source: chapters/08-the-track-open-protocol.md
-// Body hash: fnv1a64-cd2554353eb5e415
+// Body hash: fnv1a64-c580b32e7a21c015
 import DeepLinkCore
 import Foundation
 
@@ -80,7 +80,7 @@ public enum Candidate: Equatable, Sendable {
 public enum InstallReferrerDecoder {
     public static let parameterName = "li2_dl"
 
-// chunk: decode-install-referrer
+    // chunk: decode-install-referrer
     #sourceLocation(file:"chapters/08-the-track-open-protocol.md",line:227)
     /// The decoded `li2_dl` value, or nil when the referrer has none (the user found the app
     /// in the store by themselves) or it is empty or not valid percent-encoding.

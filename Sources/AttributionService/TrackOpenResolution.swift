@@ -2,7 +2,7 @@
 // change the chapter and re-tangle.
 // Source: chapters/21-inside-the-attribution-service.md
 // Source: chapters/08-the-track-open-protocol.md
-// Body hash: fnv1a64-0743158575250dce
+// Body hash: fnv1a64-e85d109af58d8e2e
 import Foundation
 
 #sourceLocation(file:"chapters/21-inside-the-attribution-service.md",line:1051)
@@ -54,7 +54,7 @@ extension AttributionService {
             throw .invalidField("clipboardStatus", "must be one of \(valid)")
         }
     }
-// chunk: resolve-a-candidate
+    // chunk: resolve-a-candidate
     #sourceLocation(file:"chapters/08-the-track-open-protocol.md",line:126)
     /// Looks the candidate up: the link, how it was found, or why not.
     func resolve(

@@ -121,6 +121,13 @@ public struct BookChecker: Sendable {
         var diagnostics: [Diagnostic] = []
         var byChecker: [String: [Int]] = [:]
         var parseChecks: [Int] = []
+        // Files whose every block is Apple-only: a chunk that lands only in them is too.
+        var gated: [String: String?] = [:]
+        for block in result.blocks {
+            guard let file = block.attributes.file else { continue }
+            let module = block.attributes.canImport
+            gated[file] = gated[file].map { $0 == module ? module : nil } ?? module
+        }
         for (index, block) in result.blocks.enumerated() {
             let attributes = block.attributes
             let language = attributes.language?.lowercased()
@@ -133,7 +140,11 @@ public struct BookChecker: Sendable {
             } else if attributes.chunkName != nil {
                 status = .unused
             }
-            if let module = attributes.canImport, language == "swift" {
+            let inherited = result.blockTargets[index].flatMap { targets -> String? in
+                let modules = Set(targets.map { gated[$0] ?? nil })
+                return modules.count == 1 ? modules.first ?? nil : nil
+            }
+            if let module = attributes.canImport ?? inherited, language == "swift" {
                 status = .parseChecked(module: module)
                 parseChecks.append(index)
             }

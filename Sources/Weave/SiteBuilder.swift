@@ -785,7 +785,9 @@ struct SiteContext: Sendable {
         var fold: String?
         if page.foldsCode, CodeFold.folds(targets: files, lineCount: block.lines.count) {
             let label =
-                name.map { "⟨\($0)⟩" } ?? block.attributes.file.map { String($0.split(separator: "/").last ?? "") }
+                name.map { "⟨\($0)⟩" } ?? block.attributes.file.map {
+                    String($0.split(separator: "/").last ?? "")
+                }
                 ?? "code"
             fold = CodeFold.summary(lines: block.lines, label: label, isTest: CodeFold.isTest(targets: files))
         }

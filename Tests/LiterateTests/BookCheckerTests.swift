@@ -108,4 +108,38 @@ struct BookCheckerTests {
         #expect(statuses == ["parse-checked (UIKit)"])
         #expect(diagnostics.first?.hasPrefix("chapters/01-a.md:6:") == true, "\(diagnostics)")
     }
+
+    @Test func aChunkThatLandsOnlyInAppleOnlyFilesIsParseCheckedToo() throws {
+        let (statuses, diagnostics) = try run(
+            """
+            ```swift {#modifier}
+            extension View {
+                func deepLink( {
+            }
+            ```
+
+            ```swift {file=Sources/M/Modifier.swift canImport=SwiftUI}
+            import SwiftUI
+            <<modifier>>
+            ```
+
+            ```swift {#everywhere}
+            let shared = 1
+            ```
+
+            ```swift {file=Sources/M/Mixed.swift canImport=SwiftUI}
+            <<everywhere>>
+            ```
+
+            ```swift {file=Sources/M/Mixed.swift}
+            let portable = 2
+            ```
+            """)
+        #expect(
+            statuses == [
+                "parse-checked (SwiftUI)", "parse-checked (SwiftUI)", "compiled", "parse-checked (SwiftUI)",
+                "compiled",
+            ])
+        #expect(diagnostics.first?.hasPrefix("chapters/01-a.md:3:20: error:") == true, "\(diagnostics)")
+    }
 }

@@ -102,7 +102,8 @@ struct BookShapeTests {
             let paragraphs = chapter.text.components(separatedBy: "\n\n")
             let opening = paragraphs.dropFirst().first ?? ""
             let served = guide.filter { opening.contains("](\(($0 as NSString).lastPathComponent))") }
-            #expect(!served.isEmpty, "\(chapter.path) does not open with a link to the guide chapter it serves")
+            #expect(
+                !served.isEmpty, "\(chapter.path) does not open with a link to the guide chapter it serves")
         }
     }
 }

@@ -29,7 +29,8 @@ struct ExerciseReadmeTests {
 
             Not a hint.
             """
-        #expect(ExerciseReadme.hints(in: readme) == ["Use `+`.\n\n### Not a new hint", "The body is `a + b`."])
+        #expect(
+            ExerciseReadme.hints(in: readme) == ["Use `+`.\n\n### Not a new hint", "The body is `a + b`."])
     }
 
     @Test func theOlderHeadingFormIsStillRead() {
@@ -87,7 +88,8 @@ struct ExerciseReadmeTests {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("c.md")
-        try Data("# Title\n\n## The `li2_cid` token\n\n```sh\n# not a heading\n```\n\n## Title\n".utf8).write(to: file)
+        try Data("# Title\n\n## The `li2_cid` token\n\n```sh\n# not a heading\n```\n\n## Title\n".utf8).write(
+            to: file)
         #expect(TestReadings.headingAnchors(of: file) == ["title", "the-li2_cid-token", "title-1"])
         #expect(TestReadings.headingAnchors(of: folder.appendingPathComponent("none.md")) == nil)
     }

@@ -162,7 +162,8 @@ enum ExerciseReadme {
     /// `Hint 1` from `<summary>Hint 1</summary>` (after a `<details>` on the same line, too).
     private static func summaryText(_ line: String) -> String? {
         guard let open = line.range(of: "<summary>", options: .caseInsensitive),
-            let close = line.range(of: "</summary>", options: .caseInsensitive, range: open.upperBound..<line.endIndex)
+            let close = line.range(
+                of: "</summary>", options: .caseInsensitive, range: open.upperBound..<line.endIndex)
         else { return nil }
         return String(line[open.upperBound..<close.lowerBound]).trimmed
     }

@@ -55,7 +55,8 @@ struct VerifyRow: Sendable {
             if !run.finished, run.failed.isEmpty { problems.append("the solution's test run did not finish") }
         }
         if !hasHints {
-            problems.append("README.md has \(hintCount) hint\(hintCount == 1 ? "" : "s"); it needs two or three")
+            problems.append(
+                "README.md has \(hintCount) hint\(hintCount == 1 ? "" : "s"); it needs two or three")
         }
         problems += readingProblems
         if !hasTodos {

@@ -80,7 +80,9 @@ struct TestReadings: Sendable {
     private static func functionName(_ line: String) -> String? {
         guard let range = line.range(of: "func ") else { return nil }
         let before = line[..<range.lowerBound].split(separator: " ")
-        let modifiers: Set<Substring> = ["static", "private", "fileprivate", "internal", "public", "mutating"]
+        let modifiers: Set<Substring> = [
+            "static", "private", "fileprivate", "internal", "public", "mutating",
+        ]
         guard before.allSatisfy({ modifiers.contains($0) }) else { return nil }
         let name = line[range.upperBound...].prefix { $0.isLetter || $0.isNumber || $0 == "_" }
         return name.isEmpty ? nil : String(name)
