@@ -510,9 +510,65 @@ def a_save_reloads_the_page_and_problems_show_on_it(browser):
         server.stop()
 
 
+def is_shown(driver, element):
+    """Whether a reader sees the element: the inside of a closed <details> does not count."""
+    return element.is_displayed() and driver.execute_script(
+        "return !arguments[0].closest('details:not([open])')", element)
+
+
+def each_part_shows_its_reading_time_and_the_internals_fold_their_tests(browser):
+    driver = browser.open("/chapters/03-universal-links.html")
+    time_line = driver.find_element(By.CSS_SELECTOR, "main .reading-time").text.strip()
+    expect(re.fullmatch(r"About \d+ min to read", time_line), f"Part I page: reading time {time_line!r}")
+    expect(not driver.find_elements(By.CSS_SELECTOR, "details.code-fold"),
+           "a guide chapter folds no code block")
+    minutes = driver.find_elements(By.CSS_SELECTOR, "#sidebar .nav-minutes")
+    expect(len(minutes) >= 26 and all(re.fullmatch(r"\d+ min", m.text.strip()) for m in minutes),
+           f"the sidebar shows a reading time for every chapter: {[m.text for m in minutes][:5]}...")
+    browser.check_page_health()
+
+    driver = browser.open("/chapters/16-inside-universal-links.html")
+    expect(driver.find_element(By.CSS_SELECTOR, "main .reading-time").text.strip().startswith("About "),
+           "Part II page: no reading time")
+    folds = driver.find_elements(By.CSS_SELECTOR, "details.code-fold")
+    expect(len(folds) >= 7, f"the internals of chapter 3 fold their test files: {len(folds)} folds")
+    expect(not any(fold.get_attribute("open") for fold in folds), "every fold starts closed")
+    summaries = [fold.find_element(By.TAG_NAME, "summary").text.strip() for fold in folds]
+    expect(any(re.fullmatch(r"\d+ tests?, \d+ lines?", text) for text in summaries),
+           f"a folded test block is summarised by its tests: {summaries[:4]}")
+    first = folds[0]
+    code = first.find_element(By.CSS_SELECTOR, "figure.code")
+    expect(not is_shown(driver, code), "a closed fold hides its code")
+    summary = first.find_element(By.TAG_NAME, "summary")
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", summary)
+    summary.click()
+    browser.wait(lambda d: is_shown(d, code), "the fold to open on a click")
+    browser.check_page_health()
+
+    driver = browser.open("/print.html")
+    closed = driver.execute_script("return document.querySelectorAll('details.code-fold:not([open])').length")
+    opened = driver.execute_script("return document.querySelectorAll('details.code-fold[open]').length")
+    expect(closed == 0 and opened >= len(folds), f"the print page opens every fold: {opened} open, {closed} closed")
+
+
+def exercise_hints_stay_folded_until_opened(browser):
+    driver = browser.open("/exercises/06-match-aasa-components.html")
+    hints = [d for d in driver.find_elements(By.CSS_SELECTOR, "main details:not(.code-fold)")
+             if d.find_element(By.TAG_NAME, "summary").text.strip().startswith("Hint ")]
+    expect(len(hints) == 3, f"exercise 6 has three folded hints, found {len(hints)}")
+    expect(not any(hint.get_attribute("open") for hint in hints), "hints start folded")
+    text = hints[0].find_element(By.TAG_NAME, "p")
+    expect(not is_shown(driver, text), "a folded hint's text is hidden")
+    hints[0].find_element(By.TAG_NAME, "summary").click()
+    browser.wait(lambda d: is_shown(d, text), "the first hint to open on a click")
+    browser.check_page_health()
+
+
 TESTS = [
     home_page_loads_without_console_errors_or_outside_requests,
     sidebar_reaches_every_chapter,
+    each_part_shows_its_reading_time_and_the_internals_fold_their_tests,
+    exercise_hints_stay_folded_until_opened,
     search_for_the_association_file_lists_the_universal_links_chapter,
     try_it_on_track_open_shows_a_200_json_response,
     try_it_on_the_api_reference_shows_a_200_json_response,
