@@ -78,6 +78,15 @@ struct BookShapeTests {
         #expect(total <= 6_000, "Part I has \(total) lines")
     }
 
+    @Test func everyGuideChapterOpensWithWhatTheReaderWillBeAbleToDo() throws {
+        let guide = try #require(try Self.parts().first).chapters
+        for chapter in guide {
+            let afterTitle = chapter.text.components(separatedBy: "\n").dropFirst().joined(separator: "\n")
+            let opening = afterTitle.trimmingCharacters(in: .whitespacesAndNewlines).prefix(300)
+            #expect(opening.contains("you will"), "\(chapter.path) opens with: \(opening.prefix(80))")
+        }
+    }
+
     @Test func theGuideHoldsNoneOfTheBooksOwnTests() throws {
         let guide = try #require(try Self.parts().first).chapters
         for chapter in guide {
