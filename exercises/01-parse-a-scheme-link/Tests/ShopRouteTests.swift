@@ -76,7 +76,7 @@ struct ShopRouteTests {
 
     static let rejections: [LinkCase] = [
         LinkCase(
-            id: "foreign-scheme", source: "this book: chapter 01, Anyone can answer your scheme",
+            id: "foreign-scheme", source: "this book: chapter 02, Deciding what to do",
             link: "otherapp://product/42", expected: nil, rule: "only the myapp scheme is ours"),
         LinkCase(
             id: "web-link", source: "this book: chapter 01, Taking a link apart",
@@ -117,13 +117,14 @@ struct ShopRouteTests {
     }
 
     /// Read: chapters/01-custom-url-schemes.md#taking-a-link-apart
+    /// Read: chapters/02-routing.md#deciding-what-to-do
     @Test(arguments: rejections)
     func aLinkThatIsNotOursOpensNothing(_ testCase: LinkCase) {
         let actual = route(forLink: testCase.link)
         #expect(actual == testCase.expected, "\(testCase.link): \(testCase.rule)")
     }
 
-    /// Read: chapters/02-routing.md#patterns
+    /// Read: chapters/01-custom-url-schemes.md#taking-a-link-apart
     @Test func allThreeSpellingsMeanTheSameScreen() {
         let spellings = ["myapp://product/42", "myapp:///product/42", "myapp:product/42"]
         let routes = spellings.map { route(forLink: $0) }

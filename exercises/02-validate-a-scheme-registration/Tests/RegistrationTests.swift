@@ -76,7 +76,7 @@ struct RegistrationTests {
             types: [URLType(name: "com.example.shop", schemes: ["myapp"], role: "Editor")], expected: [],
             rule: "the book's own registration has no findings"),
         RegistrationCase(
-            id: "missing-name", source: "this book: chapter 01, Findings",
+            id: "missing-name", source: "this book: chapter 01, Reading the registration back",
             types: [URLType(name: nil, schemes: ["myapp"])],
             expected: [
                 Finding(severity: .warning, code: "url-type.missing-name", path: "CFBundleURLTypes[0]")
@@ -101,7 +101,7 @@ struct RegistrationTests {
             ],
             rule: "roles are Editor, Viewer, Shell or None; anything else is a warning"),
         RegistrationCase(
-            id: "no-schemes", source: "this book: chapter 01, Findings",
+            id: "no-schemes", source: "this book: chapter 01, Reading the registration back",
             types: [URLType(name: "com.example.shop", schemes: [])],
             expected: [
                 Finding(
@@ -149,7 +149,7 @@ struct RegistrationTests {
             ],
             rule: "a scheme listed twice in one type is a duplicate too"),
         RegistrationCase(
-            id: "everything-in-order", source: "this book: chapter 01, Findings",
+            id: "everything-in-order", source: "this book: chapter 01, Reading the registration back",
             types: [
                 URLType(name: nil, schemes: ["2fa", "tel", "ok"], role: "Boss"),
                 URLType(name: "shop", schemes: ["OK"]),

@@ -74,7 +74,7 @@ struct Router: Sendable {
     /// There is no web page behind a custom scheme: an unknown one is dropped.
     private func decideScheme(_ components: URLComponents) -> Decision {
         let host = components.percentEncodedHost.flatMap { $0.isEmpty ? nil : $0.removingPercentEncoding }
-        guard components.user == nil, components.port == nil,
+        guard components.user == nil, components.password == nil, components.port == nil,
             let path = decodedSegments(components.percentEncodedPath),
             let route = route(
                 for: (host.map { [$0.lowercased()] } ?? []) + path, query: components.queryItems ?? [])

@@ -97,7 +97,7 @@ struct RouterTests {
         #expect(Router().decide(url) == testCase.expected, "\(testCase.url): \(testCase.rule)")
     }
 
-    /// Read: chapters/02-routing.md#the-route-table
+    /// Read: chapters/02-routing.md#deciding-what-to-do
     @Test func aSchemeLinkAndAWebLinkToOneScreenAgree() throws {
         let router = Router()
         let scheme = router.decide(try #require(URL(string: "myapp://product/42")))

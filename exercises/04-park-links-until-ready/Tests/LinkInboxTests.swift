@@ -36,6 +36,7 @@ struct LinkInboxTests {
         #expect(inbox.markReady() == [], "a second markReady() must deliver nothing: no link twice")
     }
 
+    /// Read: chapters/02-routing.md#links-that-arrive-too-early
     /// Read: chapters/02-routing.md#cold-start-and-warm-start
     @Test func aLinkOnAWarmStartPassesStraightThrough() {
         var inbox = LinkInbox<String>()

@@ -147,7 +147,7 @@ struct ComponentTests {
         #expect(decision == testCase.expected, "\(testCase.id): \(testCase.rule)")
     }
 
-    /// Read: chapters/03-universal-links.md#the-pattern-language
+    /// Read: chapters/03-universal-links.md#which-app-opens-this-url
     @Test func caseInsensitiveRulesIgnoreCaseEverywhere() {
         let components = [Component(path: "/Buy/*", fragment: "Top")]
         let decision = decide(components, path: "/BUY/1", fragment: "top", caseSensitive: false)

@@ -93,12 +93,12 @@ struct IntentFilterTests {
             data: [DataElement(scheme: "https")], link: "https://any.example.net/x", expected: nil,
             rule: "schemes without a host accept any host"),
         FilterCase(
-            id: "exact-path", source: "this book: chapter 04, The app's half: intent filters",
+            id: "exact-path", source: "this book: chapter 04, How Android reads a path pattern",
             data: [DataElement(scheme: "https", host: "example.com", path: "/profile")],
             link: "https://example.com/profile/", expected: .pathNotDeclared("/profile/"),
             rule: "path is an exact match: a trailing slash is another path"),
         FilterCase(
-            id: "suffix", source: "this book: chapter 04, The app's half: intent filters",
+            id: "suffix", source: "this book: chapter 04, How Android reads a path pattern",
             data: [DataElement(scheme: "https", host: "example.com", pathSuffix: ".pdf")],
             link: "https://example.com/docs/guide.pdf", expected: nil, rule: "pathSuffix matches the end"),
         FilterCase(
@@ -108,6 +108,7 @@ struct IntentFilterTests {
     ]
 
     /// Read: chapters/04-app-links.md#matching-a-link-against-a-filter
+    /// Read: chapters/04-app-links.md#all-data-elements-of-a-filter-merge
     /// Read: chapters/04-app-links.md#how-android-reads-a-path-pattern
     @Test(arguments: cases)
     func theDataTestFollowsAndroid(_ testCase: FilterCase) throws {

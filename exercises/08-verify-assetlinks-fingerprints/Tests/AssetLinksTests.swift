@@ -44,7 +44,7 @@ struct AssetLinksTests {
             expected: Keys.release,
             rule: "a canonical fingerprint stays as it is"),
         FingerprintCase(
-            id: "lower-case", source: "this book: chapter 17, Modelling the statements",
+            id: "lower-case", source: "this book: chapter 04, Who is authorised? The verifier",
             text: Keys.release.lowercased(),
             expected: Keys.release, rule: "hex digits are upper-cased"),
         FingerprintCase(
@@ -136,6 +136,7 @@ struct AssetLinksTests {
     ]
 
     /// Read: chapters/04-app-links.md#which-fingerprints
+    /// Read: chapters/04-app-links.md#who-is-authorised-the-verifier
     @Test(arguments: fingerprints)
     func fingerprintsCompareInCanonicalForm(_ testCase: FingerprintCase) {
         #expect(canonicalFingerprint(testCase.text) == testCase.expected, "\(testCase.id): \(testCase.rule)")

@@ -27,7 +27,7 @@ struct ReferrerCase: CustomTestStringConvertible, Sendable {
 struct ClickTokenTests {
     static let strips: [StripCase] = [
         StripCase(
-            id: "only-item", source: "this book: chapter 00, A first real piece",
+            id: "only-item", source: "this book: chapter 13, A first real piece: query items",
             url: "https://shop.example/p?li2_cid=Ab3",
             expected: "https://shop.example/p", rule: "the ? goes with the last item"),
         StripCase(
@@ -35,28 +35,28 @@ struct ClickTokenTests {
             url: "https://shop.example/spring?li2_cid=Ab3dE5fG7hJ9kL1m&ref=mail",
             expected: "https://shop.example/spring?ref=mail", rule: "the marketer's ref=mail survives"),
         StripCase(
-            id: "order-kept", source: "this book: chapter 00, A first real piece",
+            id: "order-kept", source: "this book: chapter 13, A first real piece: query items",
             url: "https://shop.example/p?a=1&li2_cid=X&b=2",
             expected: "https://shop.example/p?a=1&b=2", rule: "the other items keep their order"),
         StripCase(
-            id: "every-token", source: "this book: chapter 00, A first real piece",
+            id: "every-token", source: "this book: chapter 13, A first real piece: query items",
             url: "https://shop.example/p?li2_cid=A&x=1&li2_cid=B", expected: "https://shop.example/p?x=1",
             rule: "every li2_cid goes, not only the first"),
         StripCase(
-            id: "encoding-kept", source: "this book: chapter 00, A first real piece",
+            id: "encoding-kept", source: "this book: chapter 13, A first real piece: query items",
             url: "https://shop.example/p?next=%2Fcart%20now&li2_cid=Ab3&q=a+b",
             expected: "https://shop.example/p?next=%2Fcart%20now&q=a+b",
             rule: "kept items keep their exact encoding: decoding and encoding again changes %2F, %20 and +"),
         StripCase(
-            id: "fragment-kept", source: "this book: chapter 00, A first real piece",
+            id: "fragment-kept", source: "this book: chapter 13, A first real piece: query items",
             url: "https://shop.example/p?li2_cid=Ab3#reviews",
             expected: "https://shop.example/p#reviews", rule: "the fragment stays"),
         StripCase(
-            id: "no-token", source: "this book: chapter 00, A first real piece",
+            id: "no-token", source: "this book: chapter 13, A first real piece: query items",
             url: "https://shop.example/p?ref=mail",
             expected: "https://shop.example/p?ref=mail", rule: "nothing to remove leaves the URL as it was"),
         StripCase(
-            id: "case-sensitive", source: "this book: chapter 00, A first real piece",
+            id: "case-sensitive", source: "this book: chapter 13, A first real piece: query items",
             url: "https://shop.example/p?LI2_CID=Ab3",
             expected: "https://shop.example/p?LI2_CID=Ab3",
             rule: "names compare exactly: LI2_CID is not the token"),
@@ -94,7 +94,7 @@ struct ClickTokenTests {
             link: nil,
             token: nil, rule: "a value without a scheme and a host is no link"),
         ReferrerCase(
-            id: "name-exact", source: "this book: chapter 00, A first real piece",
+            id: "name-exact", source: "this book: chapter 13, A first real piece: query items",
             referrer: "LI2_DL=https%3A%2F%2Fgo.example%2Fspring", link: nil, token: nil,
             rule: "parameter names compare exactly"),
         ReferrerCase(
@@ -109,7 +109,7 @@ struct ClickTokenTests {
             token: nil, rule: "an empty li2_cid is no token"),
     ]
 
-    /// Read: chapters/05-deferred-deep-links.md#three-identifiers
+    /// Read: chapters/05-deferred-deep-links.md#what-the-app-is-told
     /// Read: chapters/13-inside-the-book.md#a-first-real-piece-query-items
     @Test(arguments: strips)
     func strippingTheTokenKeepsEverythingElse(_ testCase: StripCase) throws {

@@ -55,7 +55,7 @@ struct ConsentRequestTests {
             json: #"{"clipboardStatus":"read","li2Domains":["go.example"]}"#,
             rule: "an empty li2_cid is no token"),
         AnswerCase(
-            id: "pasted-token-wrong-case", source: "this book: chapter 00, A first real piece",
+            id: "pasted-token-wrong-case", source: "this book: chapter 06, What the answer sends",
             answer: .pasted("https://go.example/spring?LI2_CID=Ab3"),
             json: #"{"clipboardStatus":"read","li2Domains":["go.example"]}"#,
             rule: "names compare exactly: LI2_CID is not the token"),
@@ -109,7 +109,7 @@ struct ConsentRequestTests {
         }
     }
 
-    /// Read: chapters/06-consent-and-the-clipboard.md#the-empty-clipboard
+    /// Read: chapters/06-consent-and-the-clipboard.md#what-the-answer-sends
     @Test func theTokenCheckLooksAtTheWholeText() {
         #expect(
             carriesClickToken("https://go.example/s?ref=mail&li2_cid=Ab3"),

@@ -81,6 +81,7 @@ struct NavigationTests {
 
     /// Read: chapters/05-deferred-deep-links.md#what-the-app-is-told
     /// Read: chapters/08-the-track-open-protocol.md#matches-and-misses
+    /// Read: chapters/02-routing.md#deciding-what-to-do
     @Test(arguments: cases)
     func theAnswerBecomesANavigation(_ testCase: AnswerCase) {
         let result = navigation(status: testCase.status, body: Data(testCase.body.utf8))

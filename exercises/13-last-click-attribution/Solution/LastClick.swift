@@ -63,13 +63,9 @@ struct LastClick {
     let clock: any AttributionClock
     let expiryDays: Int
 
-    static let key = "li2.lastClickId"
-
-    /// What is stored: the click id and when it was saved, in seconds since 1970.
-    private struct Saved: Codable {
-        var clickId: String
-        var savedAt: Double
-    }
+    /// The SDK's two keys: the click id, and the moment it expires in seconds since 1970.
+    static let clickIdKey = "ai.li2.lastClickId"
+    static let expiresAtKey = "ai.li2.lastClickIdExpiresAt"
 
     init(storage: MemoryStorage, clock: any AttributionClock, expiryDays: Int = 30) {
         self.storage = storage
@@ -80,19 +76,21 @@ struct LastClick {
     /// Keeps `clickId` as the last click id, from now: a new match replaces the old one and
     /// starts a new period.
     func remember(_ clickId: String) {
-        let saved = Saved(clickId: clickId, savedAt: clock.now.timeIntervalSince1970)
-        guard let data = try? JSONEncoder().encode(saved) else { return }
-        storage.setString(String(decoding: data, as: UTF8.self), Self.key)
+        // The expiry, not the save time: a later change of expiryDays leaves this id alone.
+        let expiresAt = clock.now.timeIntervalSince1970 + Double(expiryDays) * 24 * 60 * 60
+        storage.setString(clickId, Self.clickIdKey)
+        storage.setString(String(expiresAt), Self.expiresAtKey)
     }
 
-    /// The last click id, or nil when there is none or it is `expiryDays` old or older.
+    /// The last click id, or nil when there is none or it has expired (`expiryDays` after it was
+    /// remembered).
     var lastClickId: String? {
-        guard let text = storage.string(Self.key),
-            let saved = try? JSONDecoder().decode(Saved.self, from: Data(text.utf8))
+        guard let clickId = storage.string(Self.clickIdKey),
+            let text = storage.string(Self.expiresAtKey), let expiresAt = Double(text),
+            // Attribution is a claim that the link caused the purchase; past the window, it is a guess.
+            clock.now.timeIntervalSince1970 < expiresAt
         else { return nil }
-        let age = clock.now.timeIntervalSince1970 - saved.savedAt
-        // Attribution is a claim that the link caused the purchase; past the window, it is a guess.
-        return age < Double(expiryDays) * 24 * 60 * 60 ? saved.clickId : nil
+        return clickId
     }
 
     /// The form of a lead for a customer (`externalId`, nil when there is no account yet).

@@ -72,11 +72,12 @@ struct LastClick {
     /// Keeps `clickId` as the last click id, from now: a new match replaces the old one and
     /// starts a new period.
     func remember(_ clickId: String) {
-        // TODO: Store the click id *and* the time it was saved, so that a later launch (a new
-        //       LastClick on the same storage) can tell how old it is.
+        // TODO: Store the click id *and* the moment it expires (`expiryDays` from now), so that a
+        //       later launch (a new LastClick on the same storage) can tell whether it still counts.
     }
 
-    /// The last click id, or nil when there is none or it is `expiryDays` old or older.
+    /// The last click id, or nil when there is none or it has expired (`expiryDays` after it was
+    /// remembered).
     var lastClickId: String? {
         // TODO: Read back what remember(_:) stored; nil when it is missing, unreadable, or expired.
         return nil

@@ -80,7 +80,9 @@ struct DiagnosisTests {
 
     /// Broken set-ups played against the real mock server: the diagnosis must read its answers.
     /// Read: chapters/08-the-track-open-protocol.md#keys-publishable-and-secret
+    /// Read: chapters/08-the-track-open-protocol.md#matches-and-misses
     /// Read: chapters/08-the-track-open-protocol.md#trying-it
+    /// Read: chapters/11-troubleshooting.md#every-call-fails-with-401
     @Test(.timeLimit(.minutes(1)))
     func theMockServerConfirmsEachDiagnosis() async throws {
         let server = try await MockServer.start()
@@ -157,6 +159,7 @@ struct DiagnosisTests {
     /// The deferred journey against the real server: a paste works the day of the click, and
     /// expires after the record's time to live (24 hours in the demo configuration).
     /// Read: chapters/08-the-track-open-protocol.md#matches-and-misses
+    /// Read: chapters/11-troubleshooting.md#no-deferred-link-after-a-fresh-install
     @Test(.timeLimit(.minutes(1)))
     func aPasteAfterTheTimeToLiveIsDiagnosedAsTooLate() async throws {
         let server = try await MockServer.start()
