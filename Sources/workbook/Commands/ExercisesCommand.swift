@@ -373,7 +373,7 @@ enum ExercisesCommands {
         let seconds = Int(Date().timeIntervalSince(started).rounded())
         console.print("")
         if broken.isEmpty {
-            console.print("verify: \(rows.count) exercises sound (\(seconds) s)")
+            console.print("verify: \(rows.count) exercise\(rows.count == 1 ? "" : "s") sound (\(seconds) s)")
             return .success
         }
         console.print("verify: \(broken.count) of \(rows.count) exercises broken (\(seconds) s)")

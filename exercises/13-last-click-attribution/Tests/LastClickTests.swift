@@ -68,6 +68,19 @@ struct LastClickTests {
         #expect(lastClick.lastClickId == nil, "with expiryDays 7 the click id expires after a week")
     }
 
+    /// A click id keeps the expiry it was stored with: changing the setting later changes only the
+    /// click ids remembered after the change.
+    /// Read: chapters/10-conversion-tracking.md#the-last-click-id-and-when-it-expires
+    @Test func aStoredClickKeepsTheExpiryItWasStoredWith() {
+        let storage = MemoryStorage()
+        let clock = TestClock()
+        LastClick(storage: storage, clock: clock, expiryDays: 30).remember("monthly")
+        clock.advance(by: 8 * Self.day)
+        #expect(
+            LastClick(storage: storage, clock: clock, expiryDays: 7).lastClickId == "monthly",
+            "store the expiry time with the click id: a later, shorter expiryDays must not cut it short")
+    }
+
     /// Read: chapters/10-conversion-tracking.md#direct-anonymous-attributed
     @Test func aCustomerWhoCameThroughALinkIsAttributed() {
         let lastClick = LastClick(storage: MemoryStorage(), clock: TestClock())
