@@ -8,6 +8,7 @@ enum WorkbookCommands {
         [
             tangleCommand, checkCommand(checkers: SnippetCheckers.all(book:)), lintCommand,
             buildCommand,
+            referenceCommand,
             aasaCommand,
             assetLinksCommand,
             appLinksCommand,

@@ -23,6 +23,8 @@ import HTTPShell
 public final class LiveSite: @unchecked Sendable {
     /// Streams open at once; one more is answered 503 (a browser opens one per tab).
     public let streamLimit: Int
+    /// The SDK's API reference, served at `/reference/` beside the site.
+    public let reference: LiveReference
     private let lock = NSLock()
     private var folder: URL?
     private var current = LiveStatus()
@@ -31,8 +33,9 @@ public final class LiveSite: @unchecked Sendable {
     private var streams: [ObjectIdentifier: HTTPStream] = [:]
     private var closed = false
 
-    public init(streamLimit: Int = 32) {
+    public init(streamLimit: Int = 32, reference: LiveReference = LiveReference()) {
         self.streamLimit = streamLimit
+        self.reference = reference
     }
 
     /// The status pages see.

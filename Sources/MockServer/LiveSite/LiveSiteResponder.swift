@@ -5,8 +5,9 @@ import HTTPShell
 ///
 /// The order decides every overlap: the three live routes under `/_workbook/` first, then the
 /// API (its routes keep priority, so a site file can never shadow an endpoint), and only a
-/// `GET` or `HEAD` the API answers 404 (outside `/api/`) goes to the site. Until the first
-/// build is ready, site paths answer 503 with a page that refreshes itself.
+/// `GET` or `HEAD` the API answers 404 (outside `/api/`) goes to the site, or under `/reference`
+/// to the SDK's API reference (``LiveReference``). Until the first build is ready, site paths
+/// answer 503 with a page that refreshes itself.
 ///
 /// ```swift
 /// let responder = LiveSiteResponder(api: app, site: live, configuration: config)
@@ -49,6 +50,8 @@ public struct LiveSiteResponder: HTTPResponder {
         }
         let answer = await api.respond(to: request)
         guard answer.status == .notFound, isRead, !request.path.hasPrefix("/api/") else { return answer }
+        // The SDK reference has a life of its own: it may be ready before the site, or after.
+        if LiveReference.serves(request.path) { return site.reference.response(for: request) }
         guard let folder = site.siteFolder else { return StaticSite.building }
         return StaticSite.response(for: request, root: folder)
     }

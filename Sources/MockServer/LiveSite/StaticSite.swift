@@ -40,9 +40,17 @@ public enum StaticSite {
         return contentTypes[name[name.index(after: dot)...].lowercased()] ?? "application/octet-stream"
     }
 
-    /// The answer for `request` from the site in `root`.
-    public static func response(for request: HTTPRequest, root: URL) -> HTTPResponse {
-        guard let segments = safeSegments(request.path) else { return notFound(root: root) }
+    /// The answer for `request` from the site in `root`, served at the server's root or under
+    /// `prefix` (`/reference`: `/reference/css/a.css` is `root/css/a.css`).
+    public static func response(for request: HTTPRequest, root: URL, mountedAt prefix: String = "")
+        -> HTTPResponse
+    {
+        var path = request.path
+        if !prefix.isEmpty {
+            guard path == prefix || path.hasPrefix(prefix + "/") else { return notFound(root: root) }
+            path.removeFirst(prefix.count)
+        }
+        guard let segments = safeSegments(path) else { return notFound(root: root) }
         let fileManager = FileManager.default
         var url = root
         for segment in segments { url.appendPathComponent(segment) }
@@ -52,10 +60,10 @@ public enum StaticSite {
         }
         if isDirectory.boolValue {
             // Relative links inside an index page need the folder's trailing slash.
-            guard request.path.hasSuffix("/") else {
+            guard path.hasSuffix("/") else {
                 return HTTPResponse(
                     status: HTTPStatus(301),
-                    headers: ["Location": folderLocation(request.path), "Cache-Control": "no-cache"])
+                    headers: ["Location": prefix + folderLocation(path), "Cache-Control": "no-cache"])
             }
             url.appendPathComponent("index.html")
         }

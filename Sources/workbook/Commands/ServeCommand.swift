@@ -7,7 +7,7 @@ import LiterateCLI
 import MockServer
 
 /// `workbook serve [--host ADDRESS] [--port PORT] [--config FILE] [--data-dir DIR] [--reset]
-/// [--tls-cert FILE --tls-key FILE] [--test-clock] [--seed N] [--book DIR] [--no-site]
+/// [--tls-cert FILE --tls-key FILE] [--test-clock] [--seed N] [--book DIR] [--no-site] [--reference]
 /// [--request-head-timeout SECONDS] [--max-connections-per-address N]`
 let serveCommand = Command(
     CommandSpec(
@@ -34,6 +34,12 @@ let serveCommand = Command(
             and POST /api/v1/sim/sessions/{id}/events (at most 64 sessions, each ending after
             15 idle minutes). --no-site serves the API alone; --book DIR serves another book folder.
             The live routes: GET /_workbook/status, /_workbook/config and /_workbook/events.
+
+            --reference (./wb serve passes it) also builds the SDK's API reference once, in the
+            background, with 'workbook reference' into BOOK/.build/reference (its output goes to
+            BOOK/.build/reference.log), and serves it at /reference/: the SDK's pages at
+            /reference/documentation/li2sdk/. Until it is ready, /reference/ answers a page saying
+            it is being built. It is not rebuilt on save; restart the server for a new one.
 
             Once it accepts connections it prints one line 'listening on http://HOST:PORT', then
             the URLs to try and the keys in use. Ctrl-C (or SIGTERM) stops it gracefully: requests
@@ -88,6 +94,9 @@ let serveCommand = Command(
                 help: "The book whose site to serve (default: the repository root, holding chapters/)."),
             OptionSpec("no-site", help: "Serve the API only: no site, no rebuilds."),
             OptionSpec(
+                "reference",
+                help: "Build the SDK's API reference once, in the background; serve it at /reference/."),
+            OptionSpec(
                 "request-head-timeout", value: "SECONDS",
                 help: "Close a connection whose request head takes longer (default: 10)."),
             OptionSpec(
@@ -101,7 +110,11 @@ let serveCommand = Command(
         options.liveSite = LiveSite()
         options.version = workbookVersion
     }
-    return ServeSession.run(options, site: site, console: console)
+    // The reference is served beside the site, so --no-site serves none.
+    let reference = site.flatMap {
+        arguments.flag("reference") ? ReferenceSession.Settings(bookRoot: $0.bookRoot) : nil
+    }
+    return ServeSession.run(options, site: site, reference: reference, console: console)
 }
 
 /// The command line turned into the runtime's options.
@@ -204,16 +217,18 @@ enum ServeOptions {
 /// Runs the server until SIGINT or SIGTERM, then stops it gracefully.
 enum ServeSession {
     static func run(
-        _ options: MockServerRuntime.Options, site: LiveSiteBuilder.Settings? = nil, console: Console
+        _ options: MockServerRuntime.Options, site: LiveSiteBuilder.Settings? = nil,
+        reference: ReferenceSession.Settings? = nil, console: Console
     ) -> ExitCode {
         // The server's work runs on the cooperative pool and libmicrohttpd's threads; the main
         // thread turns its run loop meanwhile, so that the main actor (where the simulator's SDK
         // resolvers live, as in an app) is served.
-        MainActorRunLoop.run { await serve(options, site: site, console: console) }
+        MainActorRunLoop.run { await serve(options, site: site, reference: reference, console: console) }
     }
 
     static func serve(
-        _ options: MockServerRuntime.Options, site: LiveSiteBuilder.Settings? = nil, console: Console
+        _ options: MockServerRuntime.Options, site: LiveSiteBuilder.Settings? = nil,
+        reference: ReferenceSession.Settings? = nil, console: Console
     ) async -> ExitCode {
         let signals = SignalWatcher(signals: [SIGINT, SIGTERM])
         var options = options
@@ -233,9 +248,15 @@ enum ServeSession {
         if let site {
             console.print("site: \(address)/ (woven from \(site.bookRoot.path); rebuilt on every save)")
         }
+        let referenceBuild = reference.flatMap { settings in
+            options.liveSite.flatMap {
+                ReferenceSession.start(settings, live: $0.reference, address: address, console: console)
+            }
+        }
         let received = await signals.next()
         console.error("received \(received == SIGINT ? "SIGINT" : "SIGTERM"): finishing requests in flight")
         liveSite?.stop()
+        referenceBuild?.stop()
         await runtime.stop()
         console.error("stopped; the events are in \(options.dataDirectory.path)")
         return .success

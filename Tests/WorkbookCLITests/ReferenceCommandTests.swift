@@ -1,0 +1,201 @@
+import Foundation
+import HTTPShell
+import MockServer
+import Testing
+
+@testable import workbook
+
+/// `workbook reference` as a user runs it: on the real package (the end-to-end test: the
+/// toolchain's swift build, swift-symbolgraph-extract and docc), and on the ways it can fail.
+@Suite("workbook reference", .serialized)
+struct ReferenceCommandTests {
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+
+    /// Source: this book: chapter 9 links `/reference/documentation/li2sdk/`, `./wb serve`
+    /// serves the folder there; DocC: `--transform-for-static-hosting` writes an `index.html`
+    /// for every page path, `--hosting-base-path` the base every page loads from.
+    @Test func theRealPackageGivesAReferenceToServeUnderReferenceWithWarningsAtChapterLines() async throws {
+        let folder = try TemporaryFolder()
+        let out = folder.url.appendingPathComponent("reference")
+        let output = try await CommandRunner.run(
+            "workbook", ["reference", "--book", Self.repository.path, "--out", out.path])
+        #expect(output.status == 0, "\(output.stderr.suffix(3000))")
+
+        // The pages the book links to, and what they load.
+        for page in [
+            "documentation/index.html", "documentation/li2sdk/index.html",
+            "documentation/deeplinkcore/index.html",
+            "documentation/li2sdk/li2deeplinkresolver/index.html", "data/documentation/li2sdk.json",
+            "data/documentation/deeplinkcore.json", "index/index.json", ReferenceBuilder.marker,
+        ] {
+            #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent(page).path), "\(page)")
+        }
+        let index = try Data(contentsOf: out.appendingPathComponent("documentation/li2sdk/index.html"))
+        #expect(String(decoding: index, as: UTF8.self).contains(#"var baseUrl = "/reference/""#))
+
+        // Source: The Swift Programming Language, Statements: Conditional Compilation Block. On
+        // Linux the Apple-only declarations are not compiled, so the module's page omits them.
+        let module = String(
+            decoding: try Data(contentsOf: out.appendingPathComponent("data/documentation/li2sdk.json")),
+            as: UTF8.self)
+        let listsResolver = module.contains("li2deeplinkresolver")
+        let listsPasteButton = module.contains("li2pastebutton")
+        let listsModifier = module.contains("li2deeplink(using")
+        #expect(listsResolver)
+        #expect(!listsPasteButton)
+        #expect(!listsModifier)
+
+        // Every warning is at a chapter line, and a missing doc comment's column is the
+        // declaration's name there.
+        let lines = output.stderr.split(separator: "\n").map(String.init)
+        let undocumented = lines.filter { $0.hasSuffix("has no doc comment") }
+        #expect(!undocumented.isEmpty)
+        var misplaced: [String] = []
+        for line in lines {
+            guard let place = Self.place(line), place.path.hasPrefix("chapters/") else {
+                misplaced.append(line)
+                continue
+            }
+            guard line.hasSuffix("has no doc comment"),
+                let name = line.split(separator: "'").dropFirst().first
+            else { continue }
+            let text = try String(
+                contentsOf: Self.repository.appendingPathComponent(place.path), encoding: .utf8
+            )
+            .split(separator: "\n", omittingEmptySubsequences: false)[place.line - 1]
+            let declared = text.dropFirst(place.column - 1)
+            if !declared.hasPrefix(Self.baseName(String(name))) { misplaced.append(line + " | " + declared) }
+        }
+        #expect(misplaced.isEmpty, "\(misplaced.prefix(5))")
+
+        // Two closing lines on standard output; the count of missing comments is the warnings'.
+        let summary = output.stdout.split(separator: "\n")
+        #expect(summary.count == 2)
+        #expect(
+            summary.first?.contains(" public declarations, \(undocumented.count) without a doc comment (")
+                == true)
+        #expect(summary.last?.hasPrefix("reference: ") == true)
+        #expect(summary.last?.contains(" in \(out.path) in ") == true)
+
+        // What ./wb serve answers at the URL the chapter links to: the page's index.html.
+        let live = LiveReference()
+        live.buildSucceeded(folder: out)
+        let response = live.response(
+            for: HTTPRequest(method: .get, target: "/reference/documentation/li2sdk/"))
+        #expect(response.status == .ok)
+        #expect(response.body == index)
+    }
+
+    @Test func aFolderWithoutPackageSwiftIsBadInput() async throws {
+        let folder = try TemporaryFolder()
+        try folder.write("chapters/01-a.md", "# A\n")
+        let output = try await CommandRunner.run(
+            "workbook",
+            ["reference", "--book", folder.url.path, "--out", folder.url.appendingPathComponent("out").path])
+        #expect(output.status == 2)
+        #expect(output.stderr == "error: \(ReferenceMessage.noPackage(folder.url.path))\n")
+    }
+
+    @Test func aFolderSomeoneElseWroteIsNeverReplaced() async throws {
+        let folder = try TemporaryFolder()
+        try folder.write("notes/keep.txt", "mine\n")
+        let output = try await CommandRunner.run(
+            "workbook",
+            [
+                "reference", "--book", Self.repository.path, "--out",
+                folder.url.appendingPathComponent("notes").path,
+            ])
+        #expect(output.status == 1)
+        #expect(
+            output.stderr
+                == "error: \(ReferenceMessage.outputNotOurs(folder.url.appendingPathComponent("notes").path))\n"
+        )
+        #expect(folder.read("notes/keep.txt") == "mine\n")
+    }
+
+    @Test func aToolchainWithoutDoccIsAClearErrorBeforeAnyBuild() async throws {
+        let folder = try TemporaryFolder()
+        let swift = try #require(Self.which("swift"))
+        // A `swift` that is a script, not a link into the toolchain: nothing beside it.
+        try folder.write("bin/swift", "#!/bin/sh\nexec \(swift) \"$@\"\n")
+        try FileManager.default.setAttributes(
+            [.posixPermissions: 0o755], ofItemAtPath: folder.url.appendingPathComponent("bin/swift").path)
+        let output = try await CommandRunner.run(
+            "workbook",
+            [
+                "reference", "--book", Self.repository.path, "--out",
+                folder.url.appendingPathComponent("out").path,
+            ],
+            environment: ["PATH": folder.url.appendingPathComponent("bin").path + ":/usr/bin:/bin"])
+        #expect(output.status == 1)
+        #expect(output.stderr == "error: \(ReferenceMessage.toolMissing("docc"))\n")
+        #expect(output.stdout.isEmpty)
+    }
+
+    /// Source: this book: a build failure is the compiler's message at its place, and exit 1.
+    @Test func aPackageThatDoesNotCompileFailsWithTheCompilersMessage() async throws {
+        let folder = try TemporaryFolder()
+        try folder.write(
+            "Package.swift",
+            """
+            // swift-tools-version: 6.0
+            import PackageDescription
+            let package = Package(name: "Broken", targets: [.target(name: "DeepLinkCore"), .target(name: "Li2SDK")])
+
+            """)
+        try folder.write("Sources/DeepLinkCore/Core.swift", "public struct Core {}\n")
+        try folder.write("Sources/Li2SDK/SDK.swift", "public let answer: Int = \"forty-two\"\n")
+        let output = try await CommandRunner.run(
+            "workbook",
+            ["reference", "--book", folder.url.path, "--out", folder.url.appendingPathComponent("out").path])
+        #expect(output.status == 1)
+        #expect(output.stderr.hasPrefix("error: swift build failed (exit status 1):\n"), "\(output.stderr)")
+        #expect(output.stderr.contains("SDK.swift:1:"), "\(output.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("out").path))
+    }
+
+    @Test func helpSaysWhatTheReferenceIsAndWhereItIsServed() async throws {
+        let output = try await CommandRunner.run("workbook", ["reference", "--help"])
+        #expect(output.status == 0)
+        #expect(
+            output.stdout.hasPrefix(
+                "OVERVIEW: Build the API reference of the SDK (Li2SDK) and DeepLinkCore with DocC."))
+        #expect(output.stdout.contains("http://127.0.0.1:8080/reference/documentation/li2sdk/"))
+        #expect(output.stdout.contains("USAGE:\n  workbook reference [--book DIR] [--out DIR]\n"))
+    }
+
+    // MARK: Helpers
+
+    /// `path:line:col` at the start of a diagnostic line.
+    static func place(_ line: String) -> (path: String, line: Int, column: Int)? {
+        let parts = line.split(separator: ":", maxSplits: 3)
+        guard parts.count == 4, let number = Int(parts[1]), let column = Int(parts[2]) else { return nil }
+        return (String(parts[0]), number, column)
+    }
+
+    /// The name a declaration is written with: `Route.product(id:)` is `product`,
+    /// `Store.init(storage:)` is `init`, `Severity.<(_:_:)` is `<`.
+    static func baseName(_ name: String) -> String {
+        var depth = 0
+        var last = ""
+        for character in name {
+            if character == "(" { depth += 1 }
+            if character == ")" { depth -= 1 }
+            if character == ".", depth == 0 {
+                last = ""
+            } else {
+                last.append(character)
+            }
+        }
+        return String(last.prefix { $0 != "(" })
+    }
+
+    static func which(_ tool: String) -> String? {
+        for folder in (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":") {
+            let path = "\(folder)/\(tool)"
+            if FileManager.default.isExecutableFile(atPath: path) { return path }
+        }
+        return nil
+    }
+}
