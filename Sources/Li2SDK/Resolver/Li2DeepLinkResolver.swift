@@ -2,7 +2,7 @@
 // change the chapter and re-tangle.
 // Source: chapters/22-inside-the-sdk.md
 // Source: chapters/09-the-sdk-api.md
-// Body hash: fnv1a64-36c58dbecbeae5d1
+// Body hash: fnv1a64-ca291f3b4adcd9b3
 import Foundation
 
 #sourceLocation(file:"chapters/22-inside-the-sdk.md",line:617)
@@ -70,7 +70,7 @@ public final class Li2DeepLinkResolver {
     }
 }
 // chunk: resolver-link-calls
-#sourceLocation(file:"chapters/09-the-sdk-api.md",line:168)
+#sourceLocation(file:"chapters/09-the-sdk-api.md",line:171)
 extension Li2DeepLinkResolver {
     /// Hands a URL the app received to the resolver. A URL whose host is one of the configured
     /// domains is looked up; anything else (another site, a scheme without a host) is ignored,

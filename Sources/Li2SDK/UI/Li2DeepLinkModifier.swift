@@ -2,13 +2,13 @@
 // change the chapter and re-tangle.
 // Source: chapters/22-inside-the-sdk.md
 // Source: chapters/09-the-sdk-api.md
-// Body hash: fnv1a64-1d9c6d951c0a38db
+// Body hash: fnv1a64-71003ac9c397e00d
 #if canImport(SwiftUI)
     import Foundation
     import SwiftUI
 
     // chunk: li2-deep-link-view-extension
-    #sourceLocation(file:"chapters/09-the-sdk-api.md",line:308)
+    #sourceLocation(file:"chapters/09-the-sdk-api.md",line:311)
     extension View {
         /// Connects a resolver to the scene: `onOpenURL` and `onContinueUserActivity` hand it
         /// every link, and a task asks for the first-launch consent after the grace window.
