@@ -255,12 +255,12 @@ public enum SiteBuilder {
         let written = ConcurrentWork.map(jobs) { job in site.write(job) }
         var pagePaths: [String] = []
         var printParts: [(page: SitePage, content: [UInt8])] = []
-        var searchParts: [[UInt8]] = []
+        var searchParts: [SearchIndex.Part] = []
         for (job, result) in zip(jobs, written) {
             switch result {
             case .success(let output):
                 pagePaths.append(output.path)
-                searchParts.append(output.searchEntries)
+                searchParts.append(output.search)
                 if case .page(let page) = job, let content = output.printContent {
                     printParts.append((page, content))
                 }
@@ -276,7 +276,7 @@ public enum SiteBuilder {
             files.append(FileJob(path: "print.html") { site.printPage(parts) })
             pagePaths.append("print.html")
         }
-        let index = SearchIndex.json(entries: searchParts)
+        let index = SearchIndex.json(parts: searchParts)
         files.append(FileJob(path: "search-index.json", bytes: index))
         files.append(FileJob(path: "search-index.js") { SearchIndex.script(pieces: index) })
         files.append(FileJob(path: marker, bytes: Array("written by workbook build\n".utf8)))
@@ -686,7 +686,7 @@ struct SiteContext: Sendable {
     struct PageOutput: Sendable {
         var path: String
         var printContent: [UInt8]?
-        var searchEntries: [UInt8]
+        var search: SearchIndex.Part
     }
 
     /// Renders and writes one page.
@@ -694,7 +694,7 @@ struct SiteContext: Sendable {
         let page: SitePage
         let root: String
         var toc: [UInt8] = []
-        var searchEntries: [UInt8] = []
+        var search = SearchIndex.Part.empty
         let body: [UInt8]
         switch job {
         case .page(let value):
@@ -705,7 +705,7 @@ struct SiteContext: Sendable {
             body =
                 page.readingMinutes.map { ReadingTime.inserting(minutes: $0, into: rendered.html) }
                 ?? rendered.html
-            searchEntries = SearchIndex.entries(rendered.sections)
+            search = SearchIndex.part(rendered.sections)
         case .notFound(let value):
             // Served for any missing path, so its links start at the server's root.
             page = value
@@ -729,7 +729,7 @@ struct SiteContext: Sendable {
             printContent = page.foldsCode ? CodeFold.openingAll(rewritten) : rewritten
         }
         return .success(
-            PageOutput(path: page.output, printContent: printContent, searchEntries: searchEntries))
+            PageOutput(path: page.output, printContent: printContent, search: search))
     }
 
     /// A page's rendered Markdown, its links written by `linker`, and (when `indexed`) its

@@ -6,7 +6,7 @@ import Testing
 
 /// The offline search index, the page template and the OpenAPI page, each compared whole.
 struct SearchAndTemplateTests {
-    @Test func searchSectionsFollowHeadingsAndLeaveCodeOut() {
+    @Test func searchSectionsFollowHeadingsAndKeepCodeApart() {
         let markdown = """
             # Routing
 
@@ -25,6 +25,10 @@ struct SearchAndTemplateTests {
             - one
             - two
 
+            ```json
+            {"routes": []}
+            ```
+
             ## Patterns
             """
         let document = MarkdownParser.parse(markdown)
@@ -40,7 +44,8 @@ struct SearchAndTemplateTests {
                 SearchSection(
                     page: "Routing", title: "Patterns", url: "chapters/02-routing.html#patterns",
                     text:
-                        "A pattern like /product/:id matches. ⟨route-table⟩ A small heading stays in its section one two"
+                        "A pattern like /product/:id matches. ⟨route-table⟩ A small heading stays in its section one two",
+                    code: "let table = 1\n{\"routes\": []}"
                 ),
                 SearchSection(
                     page: "Routing", title: "Patterns", url: "chapters/02-routing.html#patterns-1", text: ""),
@@ -54,9 +59,11 @@ struct SearchAndTemplateTests {
         ])
         #expect(
             String(decoding: json, as: UTF8.self) == """
-                {"version":1,"sections":[
+                {"version":2,"sections":[
                 {"page":"Q\\"uote","title":"Back\\\\slash","url":"a.html#b","text":"tab\\there\\nline\\u0001"}
-                ]}
+                ],
+                "terms":["back","here","line","slash","tab"],
+                "postings":[[0,80],[0,8],[0,8],[0,80],[0,8]]}
 
                 """)
         let decoded = try JSONSerialization.jsonObject(with: Data(json)) as? [String: Any]

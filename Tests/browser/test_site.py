@@ -278,6 +278,82 @@ def search_for_the_association_file_lists_the_universal_links_chapter(browser):
     browser.check_page_health()
 
 
+# What a reader types, and the sections the first results must open: a method that appears in a
+# table and in code, a parameter label of a call, an Android attribute (its glossary entry, then the
+# guide's section), a name found only in code, and words in another form than the heading's
+# (stemming: "configured" for "Configuring", "escapes" for "escaping").
+SEARCHES = [
+    ("submitPasteControlEmpty", ["chapters/06-consent-and-the-clipboard.html#the-consent-screen-the-app-owns"]),
+    ("publishableKey", ["chapters/09-the-sdk-api.html#the-surface-at-a-glance"]),
+    ("pathAdvancedPattern", ["glossary.html#pathpattern", "chapters/04-app-links.html#how-android-reads-a-path-pattern"]),
+    ("checkAdvancedPatterns", ["chapters/17-inside-app-links.html#reading-the-manifest"]),
+    ("configured", ["chapters/09-the-sdk-api.html#configuring"]),
+    ("escapes", ["chapters/04-app-links.html#two-rounds-of-escaping"]),
+]
+
+# On a fresh page, the reader's first keystroke as one event: the field takes focus and holds the
+# whole first query at once. The page's clock gives the time until the first result is in the list;
+# that includes loading the index, which starts on focus.
+FIRST_SEARCH_SCRIPT = """
+var input = document.getElementById('search-input');
+var list = document.getElementById('search-results');
+window.searchTiming = {};
+new MutationObserver(function () {
+  if (!searchTiming.result && list.querySelector('li[id] a')) searchTiming.result = performance.now();
+}).observe(list, {childList: true});
+searchTiming.started = performance.now();
+input.focus();
+input.value = arguments[0];
+input.dispatchEvent(new Event('input', {bubbles: true}));
+"""
+
+
+def search_results(browser, query, site_root):
+    """Types `query` into the emptied search field and returns the results' links relative to
+    `site_root` (`chapters/02-routing.html#patterns`) once the list answers the whole query."""
+    driver = browser.driver
+    field = driver.find_element(By.ID, "search-input")
+    field.clear()
+    field.click()
+    field.send_keys(query)
+    browser.wait(lambda d: d.find_element(By.ID, "search-results").get_attribute("data-query") == query,
+                 f"the results for {query!r}")
+    links = [a.get_attribute("href") for a in driver.find_elements(By.CSS_SELECTOR, "#search-results li[id] a")]
+    return [link[len(site_root):] if link.startswith(site_root) else link for link in links]
+
+
+def search_finds_names_in_code_and_other_forms_of_a_word(browser):
+    """Identifiers are found whole, and a word finds its other forms; the first results open the
+    sections that explain them. On the site `workbook build` writes, opened from files: the index
+    loads through a <script>, and such pages keep no event stream open on the server. Prints how
+    long a fresh page takes to show its first result."""
+    expect(browser.workbook, "this test builds the site: give --workbook")
+    folder = Path(browser.scratch) / "static-search"
+    built = subprocess.run(
+        [browser.workbook, "build", "--out", str(folder)], cwd=REPOSITORY, capture_output=True, text=True,
+        timeout=120, env=browser.child_environment)
+    expect(built.returncode == 0, f"workbook build failed: {built.stderr[-2000:]}")
+    page = (folder / "chapters" / "01-custom-url-schemes.html").as_uri()
+    figures = []
+    for _ in range(5):
+        driver = browser.open_url(page)
+        driver.execute_script(FIRST_SEARCH_SCRIPT, SEARCHES[0][0])
+        browser.wait(lambda d: d.execute_script("return searchTiming.result"), "the first search result")
+        timing = driver.execute_script("return searchTiming")
+        figures.append(timing["result"] - timing["started"])
+    figures.sort()
+    print(f"     search: first result {figures[2]:.0f} ms after the first keystroke on a fresh page "
+          f"(median of 5, {figures[0]:.0f} to {figures[-1]:.0f}; search-index.js: "
+          f"{(folder / 'search-index.js').stat().st_size} bytes)", flush=True)
+    browser.open_url(page)
+    for query, expected in SEARCHES:
+        results = search_results(browser, query, folder.as_uri() + "/")
+        expect(results[:len(expected)] == expected,
+               f"the first results for {query!r} are not {expected}: {results[:5]}")
+    browser.screenshot("search")
+    browser.check_page_health()
+
+
 def try_it_panel(browser, page, path):
     driver = browser.open(page)
     panel = browser.wait(
@@ -578,6 +654,8 @@ TESTS = [
     dark_mode_toggles,
     pages_opened_from_files_say_how_to_start_the_server,
     a_save_reloads_the_page_and_problems_show_on_it,
+    # Last: it opens pages from files only, and its site build leaves the others' timing alone.
+    search_finds_names_in_code_and_other_forms_of_a_word,
 ]
 
 

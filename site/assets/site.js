@@ -87,8 +87,12 @@
     }
   }
 
-  // Search: the index is written at build time (search-index.js); results rank title hits
-  // above text hits, every query word must match, and the last word matches as a prefix.
+  // Search. The build reads every section into words (Sources/Weave/SearchTerms.swift): a word is
+  // a run of letters, digits and "_", lowercased and stemmed with Porter's algorithm, and a name
+  // such as publishableKey also counts as its parts. It writes each word with the sections that
+  // hold it and a weight (search-index.js). Here the words typed are read by the same rules and
+  // looked up; SearchPostings.search in Sources/Weave/SearchIndex.swift is this ranking, step
+  // for step, so a change to one is a change to both.
 
   var searchInput = document.getElementById("search-input");
   var resultsList = document.getElementById("search-results");
@@ -96,25 +100,116 @@
   var loading = null;
   var selected = -1;
 
-  function tokens(text) {
+  function queryWords(text) {
     return text.toLowerCase().split(/[^\p{L}\p{N}_]+/u).filter(function (word) { return word.length > 0; });
   }
 
-  function buildIndex(data) {
-    var sections = data.sections || [];
-    var postings = Object.create(null);
-    for (var i = 0; i < sections.length; i++) {
-      var counts = Object.create(null);
-      var titleWords = tokens(sections[i].title);
-      for (var t = 0; t < titleWords.length; t++) counts[titleWords[t]] = (counts[titleWords[t]] || 0) + 10;
-      var textWords = tokens(sections[i].text);
-      for (var w = 0; w < textWords.length; w++) {
-        var word = textWords[w];
-        if ((counts[word] || 0) % 10 < 5) counts[word] = (counts[word] || 0) + 1;
+  // Porter's stemmer ("An algorithm for suffix stripping", 1980) as published; like Porter's C
+  // version it leaves words of one or two letters alone, and words with anything but a to z.
+  var step2 = ["ational", "ate", "tional", "tion", "enci", "ence", "anci", "ance", "izer", "ize", "abli", "able",
+    "alli", "al", "entli", "ent", "eli", "e", "ousli", "ous", "ization", "ize", "ation", "ate", "ator", "ate",
+    "alism", "al", "iveness", "ive", "fulness", "ful", "ousness", "ous", "aliti", "al", "iviti", "ive",
+    "biliti", "ble"];
+  var step3 = ["icate", "ic", "ative", "", "alize", "al", "iciti", "ic", "ical", "ic", "ful", "", "ness", ""];
+  var step4 = ["al", "ance", "ence", "er", "ic", "able", "ible", "ant", "ement", "ment", "ent", "ion", "ou",
+    "ism", "ate", "iti", "ous", "ive", "ize"];
+
+  function stem(word) {
+    if (word.length < 3 || !/^[a-z]+$/.test(word)) return word;
+    var b = word.split("");
+    var k = b.length - 1;
+    var j = 0;
+    function isConsonant(i) {
+      switch (b[i]) {
+        case "a": case "e": case "i": case "o": case "u": return false;
+        case "y": return i === 0 ? true : !isConsonant(i - 1);
+        default: return true;
       }
-      for (var key in counts) (postings[key] = postings[key] || []).push([i, counts[key]]);
     }
-    return { sections: sections, postings: postings, words: Object.keys(postings).sort() };
+    // The number of vowel-consonant sequences in b[0...j].
+    function measure() {
+      var n = 0;
+      var i = 0;
+      while (true) { if (i > j) return n; if (!isConsonant(i)) break; i++; }
+      i++;
+      while (true) {
+        while (true) { if (i > j) return n; if (isConsonant(i)) break; i++; }
+        i++;
+        n++;
+        while (true) { if (i > j) return n; if (!isConsonant(i)) break; i++; }
+        i++;
+      }
+    }
+    function hasVowelInStem() {
+      for (var i = 0; i <= j; i++) if (!isConsonant(i)) return true;
+      return false;
+    }
+    function isDoubleConsonant(i) { return i >= 1 && b[i] === b[i - 1] && isConsonant(i); }
+    function isCVC(i) {
+      if (i < 2 || !isConsonant(i) || isConsonant(i - 1) || !isConsonant(i - 2)) return false;
+      return b[i] !== "w" && b[i] !== "x" && b[i] !== "y";
+    }
+    function ends(suffix) {
+      var count = suffix.length;
+      if (count > k + 1) return false;
+      for (var i = 0; i < count; i++) if (b[k - count + 1 + i] !== suffix[i]) return false;
+      j = k - count;
+      return true;
+    }
+    function setTo(replacement) {
+      b.length = j + 1;
+      for (var i = 0; i < replacement.length; i++) b.push(replacement[i]);
+      k = j + replacement.length;
+    }
+    function replaceFirst(pairs) {
+      for (var i = 0; i < pairs.length; i += 2) {
+        if (!ends(pairs[i])) continue;
+        if (measure() > 0) setTo(pairs[i + 1]);
+        return;
+      }
+    }
+    // Step 1a: plurals.
+    if (b[k] === "s") {
+      if (ends("sses")) k -= 2;
+      else if (ends("ies")) setTo("i");
+      else if (b[k - 1] !== "s") k -= 1;
+    }
+    // Step 1b: -eed, -ed, -ing.
+    if (ends("eed")) {
+      if (measure() > 0) k -= 1;
+    } else if ((ends("ed") || ends("ing")) && hasVowelInStem()) {
+      k = j;
+      if (ends("at")) setTo("ate");
+      else if (ends("bl")) setTo("ble");
+      else if (ends("iz")) setTo("ize");
+      else if (isDoubleConsonant(k)) {
+        if (b[k] !== "l" && b[k] !== "s" && b[k] !== "z") k -= 1;
+      } else {
+        j = k;
+        if (measure() === 1 && isCVC(k)) setTo("e");
+      }
+    }
+    if (k > 0) {
+      // Step 1c: a final y after a vowel in the stem becomes i.
+      if (ends("y") && hasVowelInStem()) b[k] = "i";
+      replaceFirst(step2);
+      replaceFirst(step3);
+      // Step 4: suffixes removed when the measure stays above 1.
+      for (var s = 0; s < step4.length; s++) {
+        if (!ends(step4[s])) continue;
+        if (step4[s] === "ion" && !(j >= 0 && (b[j] === "s" || b[j] === "t"))) break;
+        if (measure() > 1) k = j;
+        break;
+      }
+      // Step 5: a final e, and ll.
+      j = k;
+      if (b[k] === "e") {
+        var m = measure();
+        if (m > 1 || (m === 1 && !isCVC(k - 1))) k -= 1;
+      }
+      if (b[k] === "l" && isDoubleConsonant(k) && measure() > 1) k -= 1;
+    }
+    return b.slice(0, k + 1).join("");
   }
 
   function loadIndex() {
@@ -122,8 +217,9 @@
     if (loading) return loading;
     loading = new Promise(function (resolve, reject) {
       function done() {
-        if (!window.WORKBOOK_SEARCH) return reject(new Error("no search index"));
-        index = buildIndex(window.WORKBOOK_SEARCH);
+        var data = window.WORKBOOK_SEARCH;
+        if (!data || data.version !== 2) return reject(new Error("no search index"));
+        index = data;
         resolve(index);
       }
       if (window.WORKBOOK_SEARCH) return done();
@@ -136,49 +232,73 @@
     return loading;
   }
 
-  // The index's words starting with `prefix` (binary search in the sorted word list).
-  function wordsWithPrefix(prefix) {
-    var words = index.words;
+  // The position of the first term not below `term` in the sorted terms.
+  function lowerBound(term) {
+    var terms = index.terms;
     var low = 0;
-    var high = words.length;
+    var high = terms.length;
     while (low < high) {
       var middle = (low + high) >> 1;
-      if (words[middle] < prefix) low = middle + 1; else high = middle;
+      if (terms[middle] < term) low = middle + 1; else high = middle;
     }
-    var found = [];
-    for (var i = low; i < words.length && words[i].lastIndexOf(prefix, 0) === 0 && found.length < 200; i++) {
-      found.push(words[i]);
-    }
-    return found;
+    return low;
   }
 
+  function find(term) {
+    var at = lowerBound(term);
+    return at < index.terms.length && index.terms[at] === term ? at : -1;
+  }
+
+  // Every word must be found in a section (its stem, weight doubled); the last also as the start
+  // of longer words or, when nothing starts with it, as a word of four letters or more that it
+  // begins with, up to three letters shorter ("matchin" finds "match" while it is typed).
+  // Sections rank by the sum of their best weight for each word, then in book order.
   function search(query) {
-    var words = tokens(query);
+    var words = queryWords(query);
     if (words.length === 0) return [];
     var scores = null;
-    for (var i = 0; i < words.length; i++) {
-      var isLast = i === words.length - 1;
-      var candidates = isLast ? wordsWithPrefix(words[i]) : (index.postings[words[i]] ? [words[i]] : []);
+    for (var w = 0; w < words.length; w++) {
+      var word = words[w];
+      var wordStem = stem(word);
       var wordScores = Object.create(null);
-      for (var c = 0; c < candidates.length; c++) {
-        var list = index.postings[candidates[c]];
-        var exact = candidates[c] === words[i] ? 2 : 1;
-        for (var p = 0; p < list.length; p++) {
-          var score = list[p][1] * exact;
-          if (!(wordScores[list[p][0]] >= score)) wordScores[list[p][0]] = score;
+      // A term's postings: the distance from the previous section's number, then the weight.
+      var add = function (at, factor) {
+        var list = index.postings[at];
+        var section = 0;
+        for (var p = 0; p < list.length; p += 2) {
+          section += list[p];
+          var score = list[p + 1] * factor;
+          if (!(wordScores[section] >= score)) wordScores[section] = score;
+        }
+      };
+      var exact = find(wordStem);
+      if (exact >= 0) add(exact, 2);
+      if (w === words.length - 1) {
+        var longer = 0;
+        for (var at = lowerBound(word), found = 0;
+          at < index.terms.length && index.terms[at].lastIndexOf(word, 0) === 0 && found < 200; at++, found++) {
+          if (index.terms[at] !== wordStem) { add(at, 1); longer++; }
+        }
+        if (exact < 0 && longer === 0 && /^[a-z]+$/.test(word)) {
+          for (var length = word.length - 1; length >= Math.max(4, word.length - 3); length--) {
+            var start = word.slice(0, length);
+            var shorter = start === wordStem ? -1 : find(start);
+            if (shorter >= 0) add(shorter, 1);
+          }
         }
       }
       if (scores === null) {
         scores = wordScores;
       } else {
         var both = Object.create(null);
-        for (var doc in scores) if (doc in wordScores) both[doc] = scores[doc] + wordScores[doc];
+        for (var section in scores) if (section in wordScores) both[section] = scores[section] + wordScores[section];
         scores = both;
       }
     }
-    return Object.keys(scores).map(function (doc) { return { section: index.sections[doc], score: scores[doc] }; })
-      .sort(function (a, b) { return b.score - a.score; })
-      .slice(0, 12);
+    return Object.keys(scores).map(function (section) { return { number: +section, score: scores[section] }; })
+      .sort(function (a, b) { return b.score - a.score || a.number - b.number; })
+      .slice(0, 12)
+      .map(function (result) { return { section: index.sections[result.number], score: result.score }; });
   }
 
   function escapeHTML(text) {
@@ -187,25 +307,42 @@
     });
   }
 
-  // About 160 characters of text around the first query word, the words marked.
+  // What to look for in a section's text for a word typed: the letters it shares with its stem
+  // ("match" for "matching", "happ" for "happy").
+  function roots(query) {
+    return queryWords(query).map(function (word) {
+      var wordStem = stem(word);
+      var length = 0;
+      while (length < word.length && word[length] === wordStem[length]) length++;
+      return word.slice(0, length);
+    }).filter(function (root) { return root.length > 1; });
+  }
+
+  // About 160 characters of text around the first word found, the words found marked.
   function snippet(text, words) {
     var lower = text.toLowerCase();
     var at = -1;
     for (var i = 0; i < words.length && at < 0; i++) at = lower.indexOf(words[i]);
     var start = Math.max(0, at - 60);
     var piece = (start > 0 ? "…" : "") + text.slice(start, start + 160) + (start + 160 < text.length ? "…" : "");
-    var html = escapeHTML(piece);
-    for (var w = 0; w < words.length; w++) {
-      if (words[w].length < 2) continue;
-      var pattern = new RegExp("(" + words[w].replace(/[.*+?^${}()|[\]\\]/g, "\\$&") + ")", "gi");
-      html = html.replace(pattern, "<mark>$1</mark>");
+    if (words.length === 0) return escapeHTML(piece);
+    var pattern = new RegExp("(?:" + words.map(function (word) {
+      return word.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    }).join("|") + ")[\\p{L}\\p{N}_]*", "giu");
+    var html = "";
+    var last = 0;
+    var match;
+    while ((match = pattern.exec(piece)) !== null) {
+      html += escapeHTML(piece.slice(last, match.index)) + "<mark>" + escapeHTML(match[0]) + "</mark>";
+      last = match.index + match[0].length;
     }
-    return html;
+    return html + escapeHTML(piece.slice(last));
   }
 
   function showResults(results, query) {
     selected = -1;
     resultsList.innerHTML = "";
+    resultsList.setAttribute("data-query", query);
     if (!query.trim()) {
       closeResults();
       return;
@@ -217,7 +354,7 @@
       empty.textContent = "Nothing matches “" + query + "”.";
       resultsList.appendChild(empty);
     }
-    var words = tokens(query);
+    var words = roots(query);
     results.forEach(function (result, position) {
       var item = document.createElement("li");
       item.setAttribute("role", "option");
