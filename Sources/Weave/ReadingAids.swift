@@ -78,34 +78,65 @@ enum ReadingTime {
 
     /// The words of a Markdown text outside its fenced code blocks: runs of characters between
     /// white space that hold at least one letter or digit (so table rules and list bullets do
-    /// not count).
+    /// not count). Any byte of a multi-byte character counts as a letter. Runs on every chapter
+    /// of every build, so it reads bytes.
     static func proseWords(_ markdown: String) -> Int {
-        var words = 0
-        var fence: (character: Character, length: Int)?
-        for line in markdown.split(separator: "\n", omittingEmptySubsequences: false) {
-            let trimmed = line.drop { $0 == " " }
-            if let marker = trimmed.first, marker == "`" || marker == "~" {
-                let length = trimmed.prefix { $0 == marker }.count
-                if length >= 3 {
-                    if let open = fence {
-                        if marker == open.character, length >= open.length,
-                            trimmed.dropFirst(length).allSatisfy({ $0 == " " || $0 == "\t" })
-                        {
-                            fence = nil
+        var text = markdown
+        return text.withUTF8 { bytes in
+            var words = 0
+            var fence: (marker: UInt8, length: Int)?
+            var lineStart = 0
+            while lineStart < bytes.count {
+                var lineEnd = lineStart
+                while lineEnd < bytes.count, bytes[lineEnd] != UInt8(ascii: "\n") { lineEnd += 1 }
+                var first = lineStart
+                while first < lineEnd, bytes[first] == UInt8(ascii: " ") { first += 1 }
+                var isFence = false
+                if first < lineEnd, bytes[first] == UInt8(ascii: "`") || bytes[first] == UInt8(ascii: "~") {
+                    let marker = bytes[first]
+                    var length = 0
+                    while first + length < lineEnd, bytes[first + length] == marker { length += 1 }
+                    if length >= 3 {
+                        isFence = true
+                        if let open = fence {
+                            let rest = bytes[(first + length)..<lineEnd]
+                            if marker == open.marker, length >= open.length,
+                                rest.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") })
+                            {
+                                fence = nil
+                            }
+                        } else {
+                            fence = (marker, length)
                         }
-                    } else {
-                        fence = (marker, length)
                     }
-                    continue
                 }
+                if !isFence, fence == nil {
+                    var inWord = false
+                    var counted = false
+                    for index in first..<lineEnd {
+                        let byte = bytes[index]
+                        if byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") {
+                            inWord = false
+                            continue
+                        }
+                        if !inWord {
+                            inWord = true
+                            counted = false
+                        }
+                        let folded = byte | 0x20
+                        let isLetterOrDigit =
+                            (folded >= UInt8(ascii: "a") && folded <= UInt8(ascii: "z"))
+                            || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte >= 0x80
+                        if isLetterOrDigit, !counted {
+                            words += 1
+                            counted = true
+                        }
+                    }
+                }
+                lineStart = lineEnd + 1
             }
-            guard fence == nil else { continue }
-            for token in line.split(whereSeparator: { $0 == " " || $0 == "\t" })
-            where token.contains(where: { $0.isLetter || $0.isNumber }) {
-                words += 1
-            }
+            return words
         }
-        return words
     }
 }
 
