@@ -176,15 +176,20 @@ public enum SearchIndex {
         /// For each section, the words it holds in fours: the word's place in `words`, whether
         /// the heading has it (0 or 1), how often the prose does, how often code does.
         var counts: [[Int32]]
+        /// What the page's weights are divided by: 2 for a page that practises what another
+        /// explains (an exercise), so that the chapter comes first; 1 for the rest.
+        var divisor = 1
 
         /// The part of a page that is not indexed.
         static let empty = Part(entries: [], words: ByteInterner(), counts: [])
     }
 
-    static func part(_ sections: [SearchSection]) -> Part {
+    /// A page's part of the index; `practice` for an exercise's page.
+    static func part(_ sections: [SearchSection], practice: Bool = false) -> Part {
         var counter = SearchTerms.Counter()
         let counts = sections.map { counter.count($0) }
-        return Part(entries: entries(sections), words: counter.words, counts: counts)
+        return Part(
+            entries: entries(sections), words: counter.words, counts: counts, divisor: practice ? 2 : 1)
     }
 
     /// The sections as JSON objects separated by commas.
@@ -304,7 +309,8 @@ enum JSONText {
 /// (2 for each of up to three), and only where both are does a longer name that holds the word
 /// (1). So `pattern` finds the sections that speak of patterns before those that merely use
 /// `pathAdvancedPattern`, and a name the prose explains ranks above the code that uses it; among
-/// equals, the section that comes first in the book comes first.
+/// equals, the section that comes first in the book comes first. An exercise's page weighs half
+/// (``SearchIndex/Part/divisor``): it practises what a chapter explains, so the chapter leads.
 struct SearchWeight: Sendable, Equatable {
     var inTitle = false
     var inProse = 0
@@ -394,7 +400,7 @@ struct SearchPostings {
                         word, inTitle: counts[four + 1] != 0, inProse: Int(counts[four + 2]),
                         inCode: Int(counts[four + 3]))
                 }
-                pairCount += reader.close(section: number)
+                pairCount += reader.close(section: number, divisor: part.divisor)
                 number += 1
             }
         }
@@ -450,11 +456,12 @@ struct SearchPostings {
             if weights[term] == SearchWeight() { touched.append(term) }
         }
 
-        /// Adds the weights of the section's terms to their postings; how many there were.
-        mutating func close(section number: Int) -> Int {
+        /// Adds the weights of the section's terms, divided by `divisor` (at least 1 each), to
+        /// their postings; how many there were.
+        mutating func close(section number: Int, divisor: Int) -> Int {
             for term in touched {
                 lists[term].append(number)
-                lists[term].append(weights[term].value)
+                lists[term].append(max(1, weights[term].value / divisor))
                 weights[term] = SearchWeight()
             }
             defer { touched.removeAll(keepingCapacity: true) }

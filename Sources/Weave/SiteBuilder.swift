@@ -705,7 +705,7 @@ struct SiteContext: Sendable {
             body =
                 page.readingMinutes.map { ReadingTime.inserting(minutes: $0, into: rendered.html) }
                 ?? rendered.html
-            search = SearchIndex.part(rendered.sections)
+            search = SearchIndex.part(rendered.sections, practice: page.kind == .exercise)
         case .notFound(let value):
             // Served for any missing path, so its links start at the server's root.
             page = value

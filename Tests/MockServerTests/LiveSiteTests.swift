@@ -243,15 +243,21 @@ struct LiveSiteTests {
         #expect(stream.isClosed)
     }
 
-    @Test func streamsBeyondTheCapAreRefusedWith503() async throws {
+    @Test func aStreamBeyondTheCapReplacesTheOldestWhichIsToldSo() async throws {
         let live = LiveSite(streamLimit: 2)
         let responder = try liveResponder(live)
-        #expect(await get("/_workbook/events", from: responder).status == .ok)
-        #expect(await get("/_workbook/events", from: responder).status == .ok)
+        let first = try #require(await get("/_workbook/events", from: responder).stream)
+        let second = try #require(await get("/_workbook/events", from: responder).stream)
+        _ = first.takeBuffered()
+        _ = second.takeBuffered()
         let third = await get("/_workbook/events", from: responder)
-        #expect(third.status == .serviceUnavailable)
-        #expect(third.stream == nil)
+        #expect(third.status == .ok)
+        #expect(String(decoding: first.takeBuffered(), as: UTF8.self) == "event: replaced\ndata: {}\n\n")
+        #expect(first.isClosed)
+        #expect(!second.isClosed)
         #expect(live.openStreams == 2)
+        live.sendHeartbeat()
+        #expect(String(decoding: second.takeBuffered(), as: UTF8.self) == ": heartbeat\n\n")
     }
 }
 

@@ -99,6 +99,23 @@ struct SearchTermsTests {
             ])
     }
 
+    @Test func anExercisePageWeighsHalfSoTheChapterThatExplainsComesFirst() {
+        let chapter = SearchSection(
+            page: "The SDK API", title: "Configuring", url: "chapters/09.html#configuring",
+            text: "Pass the publishableKey.")
+        let exercise = SearchSection(
+            page: "Exercise 15", title: "The task", url: "exercises/15.html#the-task",
+            text: "Check the publishableKey, then pass the publishableKey on.")
+        // Unweighed, the exercise's two mentions (16) would beat the chapter's one (8).
+        let postings = SearchPostings([
+            SearchIndex.part([chapter]), SearchIndex.part([exercise], practice: true),
+        ])
+        #expect(postings.weights(ofSection: 0)["publishablekei"] == 8)
+        #expect(postings.weights(ofSection: 1)["publishablekei"] == 16 / 2)
+        #expect(postings.weights(ofSection: 1)["task"] == 80 / 2)
+        #expect(postings.search("publishableKey") == [0, 1], "the chapter's section, then the exercise's")
+    }
+
     /// A small book in the shape of the real one: a guide section, its internals, a glossary entry.
     static let sections = [
         SearchSection(

@@ -529,7 +529,14 @@
       }
       showStatus(status);
     });
+    source.addEventListener("replaced", function () {
+      // More pages are open than the server keeps streams for, and this one is the oldest.
+      live.replaced = true;
+      source.close();
+      showBanner(["Live updates stopped on this page: newer pages took its place. Reload it to resume."], "");
+    });
     source.addEventListener("error", function () {
+      if (live.replaced) return;
       // The server stopped. Reconnecting to a closed port would log an error every second.
       source.close();
       showBanner(["The connection to ./wb serve was lost. Start it again, then reload this page."], "");

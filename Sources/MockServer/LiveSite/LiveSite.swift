@@ -21,7 +21,9 @@ import HTTPShell
 /// live.buildSucceeded(folder: siteFolder, diagnostics: [])   // generation 1, pages reload
 /// ```
 public final class LiveSite: @unchecked Sendable {
-    /// Streams open at once; one more is answered 503 (a browser opens one per tab).
+    /// Streams open at once (a browser opens one per tab). One more replaces the oldest: a page
+    /// that closed is noticed only at the next write, so after quick navigation the oldest streams
+    /// are mostly of pages that are gone. A live page that is replaced is told so, and stops.
     public let streamLimit: Int
     /// The SDK's API reference, served at `/reference/` beside the site.
     public let reference: LiveReference
@@ -31,6 +33,8 @@ public final class LiveSite: @unchecked Sendable {
     private var buildDiagnostics: [LiveStatus.Diagnostic] = []
     private var checkDiagnostics: [LiveStatus.Diagnostic] = []
     private var streams: [ObjectIdentifier: HTTPStream] = [:]
+    /// The open streams, oldest first.
+    private var admitted: [ObjectIdentifier] = []
     private var closed = false
 
     public init(streamLimit: Int = 32, reference: LiveReference = LiveReference()) {
@@ -108,21 +112,32 @@ public final class LiveSite: @unchecked Sendable {
     /// (a page that reconnects learns what it missed), then carries every event.
     public func openStream() -> HTTPResponse {
         let stream = HTTPStream()
-        let admitted: LiveStatus? = lock.liveHeld {
-            guard !closed, streams.count < streamLimit else { return nil }
+        let outcome: (status: LiveStatus, replaced: [HTTPStream])? = lock.liveHeld {
+            guard !closed else { return nil }
+            var replaced: [HTTPStream] = []
+            while streams.count >= max(1, streamLimit), !admitted.isEmpty {
+                if let oldest = streams.removeValue(forKey: admitted.removeFirst()) {
+                    replaced.append(oldest)
+                }
+            }
             streams[ObjectIdentifier(stream)] = stream
-            return current
+            admitted.append(ObjectIdentifier(stream))
+            return (current, replaced)
         }
-        guard let admitted else {
+        guard let outcome else {
             return HTTPError(
-                .serviceUnavailable, code: "too_many_streams",
-                message: "\(streamLimit) event streams are open already; close a tab and try again",
+                .serviceUnavailable, code: "stopping", message: "the server is stopping",
                 headers: ["Retry-After": "5"]
             ).response
         }
+        for old in outcome.replaced {
+            _ = old.send(Self.eventText(event: "replaced", data: "{}"))
+            old.finish()
+        }
+        let admittedStatus = outcome.status
         stream.onClose { [weak self] in self?.forget(stream) }
         // retry: how soon a browser reconnects after the server went away (milliseconds).
-        stream.send("retry: 1000\n\n" + Self.eventText(event: "status", data: Self.json(admitted)))
+        stream.send("retry: 1000\n\n" + Self.eventText(event: "status", data: Self.json(admittedStatus)))
         return HTTPResponse(
             status: .ok,
             headers: [
@@ -142,7 +157,10 @@ public final class LiveSite: @unchecked Sendable {
     public func close() {
         let open: [HTTPStream] = lock.liveHeld {
             closed = true
-            defer { streams.removeAll() }
+            defer {
+                streams.removeAll()
+                admitted.removeAll()
+            }
             return Array(streams.values)
         }
         for stream in open { stream.finish() }
@@ -158,7 +176,11 @@ public final class LiveSite: @unchecked Sendable {
     }
 
     private func forget(_ stream: HTTPStream) {
-        lock.liveHeld { streams[ObjectIdentifier(stream)] = nil }
+        let id = ObjectIdentifier(stream)
+        lock.liveHeld {
+            guard streams.removeValue(forKey: id) != nil else { return }
+            admitted.removeAll { $0 == id }
+        }
     }
 
     /// One Server-Sent Event: `event:` and `data:` lines and a blank line.
