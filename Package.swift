@@ -51,7 +51,7 @@ let package = Package(
         .target(name: "CommandLineKit"),
         // The engine's commands (tangle, check, lint), reused by `literate` and `workbook`.
         .target(name: "LiterateCLI", dependencies: ["Literate", "CommandLineKit"]),
-        .executableTarget(name: "literate", dependencies: ["LiterateCLI"]),
+        .executableTarget(name: "literate", dependencies: ["LiterateCLI", "CommandLineKit"]),
         // The site generator: weaves the book into static HTML (hand-written; knows Markdown and
         // chunks, never deep links).
         .target(name: "Weave", dependencies: ["Literate"], swiftSettings: optimisedInDebug),
@@ -88,7 +88,7 @@ let package = Package(
             name: "workbook",
             dependencies: [
                 "LiterateCLI", "CommandLineKit", "Literate", "DeepLinkCore", "MockServer", "Weave",
-                "StrictJSON",
+                "StrictJSON", "AttributionService", "HTTPShell",
             ]
         ),
 
@@ -111,7 +111,7 @@ let package = Package(
             name: "MockServerTests",
             dependencies: [
                 "MockServer", "AttributionService", "HTTPShell", "EventLog", "DeepLinkCore", "workbook",
-                "LoopbackClient",
+                "LoopbackClient", "CommandLineKit",
             ]
         ),
 
@@ -131,7 +131,10 @@ let package = Package(
         // Runs the built executables as a user would; needs them built first.
         .testTarget(
             name: "WorkbookCLITests",
-            dependencies: ["workbook", "literate", "HTTPShell"],
+            dependencies: [
+                "workbook", "literate", "HTTPShell", "Literate", "CommandLineKit", "DeepLinkCore",
+                "MockServer",
+            ],
             exclude: ["Fixtures"]
         ),
     ],
