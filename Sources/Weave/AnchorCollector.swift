@@ -15,6 +15,15 @@ public struct HeadingAnchor: Sendable, Equatable {
     }
 }
 
+/// The ids a Markdown page gives its headings and raw HTML, as the site writes them: what a link
+/// from outside the site (an exercise's test naming a section) may point at.
+public enum PageAnchors {
+    public static func ids(ofMarkdown text: String) -> Set<String> {
+        let collector = AnchorCollector.collect(MarkdownParser.parse(text))
+        return Set(collector.headings.map(\.id)).union(collector.htmlIDs)
+    }
+}
+
 /// The pass that names a page's anchors: a slug for every heading, in document order, and the
 /// `id`s written in raw HTML. The renderer, the link checker and the search index all read its
 /// result, so a heading has one id everywhere.

@@ -133,29 +133,9 @@ struct TestReadings: Sendable {
         return problems
     }
 
-    /// The anchors of a chapter's ATX headings outside code fences, as the site makes them; nil
-    /// when the file cannot be read.
+    /// The anchors of a chapter, as the site makes them; nil when the file cannot be read.
     static func headingAnchors(of file: URL) -> Set<String>? {
         guard let data = FileManager.default.contents(atPath: file.path) else { return nil }
-        var slugger = Slugger()
-        var anchors: Set<String> = []
-        var fence: Substring?
-        for rawLine in String(decoding: data, as: UTF8.self).split(separator: "\n") {
-            let line = rawLine.drop { $0 == " " }
-            let marker = line.prefix { $0 == "`" || $0 == "~" }
-            if let open = fence {
-                if marker.count >= open.count, marker.first == open.first { fence = nil }
-                continue
-            }
-            if marker.count >= 3 {
-                fence = marker
-                continue
-            }
-            let hashes = line.prefix { $0 == "#" }
-            guard (1...6).contains(hashes.count), line.dropFirst(hashes.count).first == " " else { continue }
-            let title = line.dropFirst(hashes.count + 1).replacingOccurrences(of: "`", with: "")
-            anchors.insert(slugger.slug(for: title))
-        }
-        return anchors
+        return PageAnchors.ids(ofMarkdown: String(decoding: data, as: UTF8.self))
     }
 }
