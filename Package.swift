@@ -84,11 +84,37 @@ let package = Package(
         // SwiftUI modifier, UIPasteboard) are behind `#if canImport`, parse-checked on Linux.
         .target(name: "Li2SDK", dependencies: ["DeepLinkCore"]),
 
+        // MARK: The workbook's subsystems (hand-written), one job each; `workbook` is their shell.
+        // The snippet checkers `workbook check` registers: the linters, plists, manifests, console
+        // transcripts and Swift samples.
+        .target(name: "BookChecks", dependencies: ["ConsoleCheck", "DeepLinkCore", "Literate", "StrictJSON"]),
+        // Console transcripts (`console` blocks) run and compared, against the book's mock server.
+        .target(name: "ConsoleCheck", dependencies: ["Literate", "MockServer", "HTTPShell"]),
+        // `workbook doctor`: a domain's association files fetched and checked per platform.
+        .target(name: "Doctor", dependencies: ["CommandLineKit", "DeepLinkCore", "Literate", "StrictJSON"]),
+        // The exercises: catalog, generated packages, test runs, progress, reports and grading.
+        .target(
+            name: "Exercises", dependencies: ["CommandLineKit", "Literate", "LiterateCLI", "ProcessRunner", "Weave"]),
+        // Child processes with a deadline, their whole tree stopped on a timeout or Ctrl-C.
+        .target(name: "ProcessRunner"),
+        // `workbook serve`'s site: rebuilt on every save of a chapter and reported to the server.
+        .target(name: "LiveSite", dependencies: ["CommandLineKit", "Literate", "MockServer", "Weave"]),
+        // The SDK's API reference: symbol graphs rendered with DocC, and its audit.
+        .target(name: "SDKReference", dependencies: ["CommandLineKit", "Literate", "MockServer", "ProcessRunner"]),
+        // `workbook serve`: its options read, the server, the live site and the reference build
+        // started, and all stopped gracefully on SIGINT or SIGTERM.
+        .target(
+            name: "Serve",
+            dependencies: [
+                "BookChecks", "CommandLineKit", "HTTPShell", "LiterateCLI", "LiveSite", "MockServer", "SDKReference",
+            ]
+        ),
+        // The command-line shell: the command table and one file per subcommand.
         .executableTarget(
             name: "workbook",
             dependencies: [
                 "LiterateCLI", "CommandLineKit", "Literate", "DeepLinkCore", "MockServer", "Weave",
-                "StrictJSON", "AttributionService", "HTTPShell",
+                "BookChecks", "Doctor", "Exercises", "LiveSite", "SDKReference", "Serve",
             ]
         ),
 
@@ -111,9 +137,20 @@ let package = Package(
             name: "MockServerTests",
             dependencies: [
                 "MockServer", "AttributionService", "HTTPShell", "EventLog", "DeepLinkCore", "workbook",
-                "LoopbackClient", "CommandLineKit",
+                "LoopbackClient",
             ]
         ),
+
+        // MARK: The workbook's subsystems, tested by importing them
+        // Runs the package's executables as a user would, in throwaway folders.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        // Depends on the SDK so that its module is built for the samples to type-check against.
+        .testTarget(name: "BookChecksTests", dependencies: ["BookChecks", "Literate", "Li2SDK", "TestSupport"]),
+        .testTarget(name: "ConsoleCheckTests", dependencies: ["ConsoleCheck", "Literate"]),
+        .testTarget(name: "DoctorTests", dependencies: ["Doctor", "CommandLineKit", "DeepLinkCore"]),
+        .testTarget(name: "ExercisesTests", dependencies: ["Exercises", "TestSupport"]),
+        .testTarget(name: "LiveSiteTests", dependencies: ["LiveSite", "Literate", "MockServer"]),
+        .testTarget(name: "ServeTests", dependencies: ["Serve", "CommandLineKit"]),
 
         // MARK: SDK test targets
         .testTarget(name: "Li2SDKTests", dependencies: ["Li2SDK"]),
@@ -122,9 +159,9 @@ let package = Package(
         .testTarget(name: "Li2JourneyTests", dependencies: ["Li2SDK", "workbook"]),
         // Hand-written: the SDK's public API against Li2SDK 0.2.0's, through the listing that
         // swift-api-digester dumps and the README's call sites. Depends on the SDK so that its
-        // module is built first; `workbook` names the SDK module (SnippetCheckers.sdkModule).
+        // module is built first; BookChecks names the SDK module (SnippetCheckers.sdkModule).
         .testTarget(
-            name: "Li2SDKAPITests", dependencies: ["Li2SDK", "workbook", "LoopbackClient"],
+            name: "Li2SDKAPITests", dependencies: ["Li2SDK", "BookChecks", "workbook", "LoopbackClient"],
             exclude: ["li2sdk-0.2.0-api.txt", "README.md"]
         ),
 
@@ -133,7 +170,7 @@ let package = Package(
             name: "WorkbookCLITests",
             dependencies: [
                 "workbook", "literate", "HTTPShell", "Literate", "CommandLineKit", "DeepLinkCore",
-                "MockServer",
+                "MockServer", "Doctor", "SDKReference", "TestSupport",
             ],
             exclude: ["Fixtures"]
         ),

@@ -1,3 +1,4 @@
+import BookChecks
 import CommandLineKit
 import Literate
 import LiterateCLI

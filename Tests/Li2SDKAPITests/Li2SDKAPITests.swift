@@ -2,7 +2,7 @@ import Foundation
 import LoopbackClient
 import Testing
 
-@testable import workbook
+@testable import BookChecks
 
 /// The book's SDK against Li2SDK 0.2.0's public API (DESIGN: the SDK's module name and public API
 /// follow Li2SDK 0.2.0, so that what a reader learns transfers to the real SDK unchanged).

@@ -1,12 +1,9 @@
 import AttributionService
-import CommandLineKit
 import EventLog
 import Foundation
 import HTTPShell
 import MockServer
 import Testing
-
-@testable import workbook
 
 /// `--test-clock` and `--seed`: what tests and the console checker build on.
 struct TestClockTests {
@@ -79,7 +76,7 @@ struct TestClockTests {
         func clickIds() async throws -> [String] {
             let app = try MockServerApp(
                 configuration: TestServer.configuration, eventStore: InMemoryEventStore(),
-                tokens: .seeded(ConsoleChecker.seed), logger: .silent)
+                tokens: .seeded(8), logger: .silent)
             var ids: [String] = []
             for _ in 0..<3 {
                 let answer = await app.respond(
@@ -95,33 +92,5 @@ struct TestClockTests {
         let first = try await clickIds()
         #expect(first == (try await clickIds()))
         #expect(Set(first).count == 3)
-    }
-
-    @Test func serveTakesASeed() throws {
-        var arguments = ParsedArguments()
-        arguments.values = [
-            "seed": ["8"], "config": [repositoryRoot.appendingPathComponent("config/demo.json").path],
-        ]
-        #expect(try ServeOptions.parse(arguments).seed == 8)
-        arguments.values["seed"] = ["-1"]
-        #expect(throws: CommandError.self) { try ServeOptions.parse(arguments) }
-    }
-
-    @Test func serveTakesTheSlowClientLimits() throws {
-        var arguments = ParsedArguments()
-        arguments.values = [
-            "config": [repositoryRoot.appendingPathComponent("config/demo.json").path],
-            "request-head-timeout": ["2.5"], "max-connections-per-address": ["8"],
-        ]
-        let options = try ServeOptions.parse(arguments)
-        #expect((options.requestHeadTimeoutSeconds, options.maxConnectionsPerAddress) == (2.5, 8))
-        for (name, value) in [
-            ("request-head-timeout", "0"), ("request-head-timeout", "soon"),
-            ("max-connections-per-address", "0"), ("max-connections-per-address", "1.5"),
-        ] {
-            var wrong = arguments
-            wrong.values[name] = [value]
-            #expect(throws: CommandError.self, "--\(name) \(value)") { try ServeOptions.parse(wrong) }
-        }
     }
 }

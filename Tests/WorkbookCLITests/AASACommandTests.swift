@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The fixture files of the subject commands, and a runner that starts in their folder so that

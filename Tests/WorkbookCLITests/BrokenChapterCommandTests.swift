@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Broken chapters as `literate` and `workbook` report them: one exact line per problem, at its

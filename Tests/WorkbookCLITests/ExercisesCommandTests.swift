@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// A copy of the fixture exercise book (`Fixtures/exercise-book`) in a temporary folder, so the

@@ -1,9 +1,10 @@
 import Foundation
 import HTTPShell
 import MockServer
+import TestSupport
 import Testing
 
-@testable import workbook
+@testable import SDKReference
 
 /// `workbook reference` as a user runs it: on the real package (the end-to-end test: the
 /// toolchain's swift build, swift-symbolgraph-extract and docc), and on the ways it can fail.

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The promise of `#sourceLocation`: the compiler names the chapter line, not the generated one.

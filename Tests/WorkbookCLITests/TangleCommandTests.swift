@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `workbook tangle`, `check` and `lint` as a user runs them.

@@ -1,5 +1,6 @@
 import CommandLineKit
 import DeepLinkCore
+import Doctor
 import Foundation
 
 /// `workbook aasa`: questions about an `apple-app-site-association` file (chapter 3).

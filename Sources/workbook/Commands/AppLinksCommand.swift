@@ -1,5 +1,6 @@
 import CommandLineKit
 import DeepLinkCore
+import Doctor
 import Foundation
 
 /// `workbook applinks`: questions about the app's half of an Android App Link (chapter 4).

@@ -1,5 +1,6 @@
 import CommandLineKit
 import DeepLinkCore
+import Doctor
 import Foundation
 
 /// `workbook assetlinks`: questions about a Digital Asset Links file (chapter 4).

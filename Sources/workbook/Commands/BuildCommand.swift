@@ -1,7 +1,9 @@
+import BookChecks
 import CommandLineKit
 import Foundation
 import Literate
 import LiterateCLI
+import LiveSite
 import Weave
 
 /// `workbook build`: weaves the book into a static HTML site.
@@ -41,7 +43,7 @@ let buildCommand = Command(
     let output = arguments.value("out").map(resolve) ?? root.appendingPathComponent("build/site")
     var options = SiteOptions(
         bookRoot: root, outputFolder: output,
-        themeFolder: try themeFolder(arguments, root: root, resolve: resolve),
+        themeFolder: try SiteTheme.folder(arguments, root: root, resolve: resolve),
         checkers: SnippetCheckers.all(book: root))
     options.includeSolutions = arguments.flag("solutions")
     if let coverage = arguments.value("coverage") {
@@ -70,26 +72,6 @@ let buildCommand = Command(
         "build: \(report.pages.count) pages, \(report.fileCount) files in \(displayPath(output, root: root)), "
             + "\(errors) errors")
     return errors == 0 ? .success : .failure
-}
-
-/// `--theme DIR`, else the book's `site/`, else the theme beside these sources (so that any
-/// folder of Markdown chapters can be built, as the benchmark does). `workbook serve` shares it.
-func themeFolder(_ arguments: ParsedArguments, root: URL, resolve: (String) -> URL) throws -> URL {
-    if let theme = arguments.value("theme") {
-        let url = resolve(theme)
-        guard FileManager.default.fileExists(atPath: url.appendingPathComponent("templates/page.html").path)
-        else {
-            throw CommandError.badInput("no theme at '\(theme)' (a folder holding templates/page.html)")
-        }
-        return url
-    }
-    let own = root.appendingPathComponent("site")
-    if FileManager.default.fileExists(atPath: own.appendingPathComponent("templates/page.html").path) {
-        return own
-    }
-    let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent()
-    return repository.appendingPathComponent("site")
 }
 
 /// The output folder relative to the book when inside it, for a short summary line.

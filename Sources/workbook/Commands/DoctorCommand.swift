@@ -1,5 +1,6 @@
 import CommandLineKit
 import DeepLinkCore
+import Doctor
 import Foundation
 
 /// `workbook doctor URL-OR-DOMAIN [--timeout SECONDS]`

@@ -1,6 +1,7 @@
 import CommandLineKit
 import Foundation
 import LiterateCLI
+import SDKReference
 
 /// `workbook reference [--book DIR] [--out DIR]`
 let referenceCommand = Command(

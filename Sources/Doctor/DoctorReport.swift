@@ -1,0 +1,253 @@
+import DeepLinkCore
+import Foundation
+import Literate
+import StrictJSON
+
+/// The facts `workbook doctor` keeps from one HTTP response.
+package struct FetchedResponse: Equatable, Sendable {
+    /// The URL that was requested (never the target of a redirect: none is followed).
+    var url: URL
+    var statusCode: Int
+    /// The `Location` header, if any.
+    var location: String?
+    /// The `Content-Type` header, if any.
+    var contentType: String?
+    var body: Data
+
+    init(url: URL, statusCode: Int, location: String? = nil, contentType: String?, body: Data) {
+        self.url = url
+        self.statusCode = statusCode
+        self.location = location
+        self.contentType = contentType
+        self.body = body
+    }
+}
+
+/// What fetching one well-known file gave: a response, or the reason there was none.
+package enum FetchOutcome: Equatable, Sendable {
+    case response(FetchedResponse)
+    /// No HTTP response at all: the connection failed or the fetch timed out.
+    case failed(String)
+}
+
+/// The doctor's verdict on a site, computed from the two fetched files and nothing else, so
+/// that it is a pure function tests can call with made-up responses.
+///
+/// ```swift
+/// let report = DoctorReport(target: target, aasa: aasaOutcome, assetLinks: assetLinksOutcome)
+/// print(report.lines.joined(separator: "\n"))
+/// report.passed  // true when both iOS and Android pass
+/// ```
+package struct DoctorReport: Equatable, Sendable {
+    var target: DoctorTarget
+    var ios: PlatformCheck
+    var android: PlatformCheck
+
+    /// Every platform passes: the exit status is 0.
+    package var passed: Bool { ios.passed && android.passed }
+
+    package init(target: DoctorTarget, aasa: FetchOutcome, assetLinks: FetchOutcome) {
+        self.target = target
+        ios = PlatformCheck.ios(aasa, url: target.aasaURL, link: target.link)
+        android = PlatformCheck.android(assetLinks, url: target.assetLinksURL, link: target.link)
+    }
+}
+
+/// One platform's half of the report: the response, the findings, and who opens the link.
+package struct PlatformCheck: Equatable, Sendable {
+    package enum Platform: String, Sendable {
+        case ios = "iOS"
+        case android = "Android"
+    }
+
+    /// The answer to "who opens the link?" for one platform.
+    package enum Openers: Equatable, Sendable {
+        /// The file was read: these apps (iOS app IDs, Android packages), perhaps none.
+        case apps([String])
+        /// There is no file to ask: no response, not a 200, or a body that cannot be read.
+        case unknown
+    }
+
+    var platform: Platform
+    /// The URL of the well-known file.
+    var url: URL
+    /// Whether the server answered at all.
+    var answered: Bool
+    /// A summary of the response, or why there was none.
+    var response: String
+    /// Hosting findings first, then the file's lint findings.
+    var findings: [LintFinding]
+    /// Why the file itself was not linted, when it was not.
+    var fileNotChecked: String?
+    /// Who opens the target's link; `nil` when no link was given.
+    var openers: Openers?
+    /// A response arrived and no finding is an error.
+    var passed: Bool
+
+    static func ios(_ outcome: FetchOutcome, url: URL, link: URL?) -> PlatformCheck {
+        guard case .response(let response) = outcome else {
+            return unanswered(.ios, outcome, url: url, link: link)
+        }
+        var findings = AASAHostingCheck.check(
+            AASAHostingCheck.Response(
+                url: response.url, statusCode: response.statusCode, location: response.location,
+                contentType: response.contentType, bodySize: response.body.count))
+        var check = PlatformCheck(
+            platform: .ios, url: url, answered: true, response: summary(response), findings: findings,
+            fileNotChecked: nil, openers: link.map { _ in .unknown }, passed: false)
+        if response.statusCode != 200 {
+            check.fileNotChecked = notServed(response)
+        } else if let finding = syntaxFinding(response.body, code: "aasa.invalid-json") {
+            findings.append(finding)
+        } else {
+            var lint = AASALinter.lint(response.body)
+            // The hosting check already said the body is too large; once is enough.
+            if findings.contains(where: { $0.code == "hosting.size" }) {
+                lint.removeAll { $0.code == "aasa.size" }
+            }
+            findings += lint
+            if let link, let file = try? AASAFile.decode(response.body) {
+                check.openers = .apps(AASAMatcher(file).appIDs(opening: link))
+            }
+        }
+        check.findings = findings
+        check.passed = !findings.hasErrors
+        return check
+    }
+
+    static func android(_ outcome: FetchOutcome, url: URL, link: URL?) -> PlatformCheck {
+        guard case .response(let response) = outcome else {
+            return unanswered(.android, outcome, url: url, link: link)
+        }
+        var findings = AssetLinksHosting.check(response)
+        var check = PlatformCheck(
+            platform: .android, url: url, answered: true, response: summary(response), findings: findings,
+            fileNotChecked: nil, openers: link.map { _ in .unknown }, passed: false)
+        if response.statusCode != 200 {
+            check.fileNotChecked = notServed(response)
+        } else if let finding = syntaxFinding(response.body, code: AssetLinksLinter.Code.invalidJSON) {
+            findings.append(finding)
+        } else {
+            findings += AssetLinksLinter.lint(response.body)
+            if link != nil, let statements = try? AssetLinks.statements(from: response.body) {
+                check.openers = .apps(handlingPackages(statements))
+            }
+        }
+        check.findings = findings
+        check.passed = !findings.hasErrors
+        return check
+    }
+
+    /// A body that is not strict JSON, reported where it breaks. The linters parse with
+    /// Foundation, which on Linux lets a trailing comma through; a strict parser would not.
+    static func syntaxFinding(_ body: Data, code: String) -> LintFinding? {
+        guard let problem = JSONSyntax.firstProblem(in: body) else { return nil }
+        return LintFinding(
+            .error, code, at: "$",
+            "not valid JSON at line \(problem.line), column \(problem.column): \(problem.message)")
+    }
+
+    /// The packages granted `handle_all_urls`, in file order: the apps Android lets open every
+    /// link of the host without asking. Which paths each takes is up to its intent filters.
+    static func handlingPackages(_ statements: [AssetLinksStatement]) -> [String] {
+        var packages: [String] = []
+        for statement in statements where statement.relations.contains(AssetLinks.handleAllURLs) {
+            if case .androidApp(let package, _) = statement.target, !packages.contains(package) {
+                packages.append(package)
+            }
+        }
+        return packages
+    }
+
+    private static func unanswered(
+        _ platform: Platform, _ outcome: FetchOutcome, url: URL, link: URL?
+    ) -> PlatformCheck {
+        let reason: String
+        switch outcome {
+        case .failed(let text): reason = text
+        case .response: reason = "no response"
+        }
+        return PlatformCheck(
+            platform: platform, url: url, answered: false, response: "no response: \(reason)", findings: [],
+            fileNotChecked: "there is no file to check", openers: link.map { _ in .unknown }, passed: false)
+    }
+
+    /// `status 301, Location: https://www.example.com/..., Content-Type: text/html, 162 bytes`
+    static func summary(_ response: FetchedResponse) -> String {
+        var parts = ["status \(response.statusCode)"]
+        if let location = response.location { parts.append("Location: \(location)") }
+        parts.append("Content-Type: \(response.contentType ?? "none")")
+        parts.append(response.body.count == 1 ? "1 byte" : "\(response.body.count) bytes")
+        return parts.joined(separator: ", ")
+    }
+
+    private static func notServed(_ response: FetchedResponse) -> String {
+        "the body of a status \(response.statusCode) response is not the file"
+    }
+}
+
+extension DoctorReport {
+    /// The report as the command prints it.
+    package var lines: [String] {
+        var lines = ["Checking \(target.origin.absoluteString)"]
+        if let link = target.link { lines.append("Link: \(link.absoluteString)") }
+        if target.isLocalTest {
+            lines.append(
+                "note: plain HTTP is accepted for 127.0.0.1 and localhost, for testing; in production "
+                    + "both files must be served over HTTPS")
+        }
+        lines.append("")
+        lines += section(ios, title: "iOS (Universal Links)")
+        lines.append("")
+        lines += section(android, title: "Android (App Links)")
+        lines.append("")
+        lines.append("Result: iOS \(verdictWord(ios)), Android \(verdictWord(android))")
+        return lines
+    }
+
+    private func section(_ check: PlatformCheck, title: String) -> [String] {
+        var lines = ["\(title): \(check.url.absoluteString)", "  \(check.response)"]
+        lines += check.findings.map { "  \($0)" }
+        if let reason = check.fileNotChecked {
+            lines.append("  file not checked: \(reason)")
+        } else if check.findings.isEmpty {
+            lines.append("  no problems found")
+        }
+        if let openers = check.openers {
+            lines.append("  " + openersLine(check.platform, openers, passed: check.passed))
+        }
+        let errors = check.findings.filter { $0.severity == .error }.count
+        let warnings = check.findings.count - errors
+        var counts: [String] = []
+        if errors > 0 { counts.append(errors == 1 ? "1 error" : "\(errors) errors") }
+        if warnings > 0 { counts.append(warnings == 1 ? "1 warning" : "\(warnings) warnings") }
+        if !check.answered { counts.append("no response") }
+        lines.append(
+            "  verdict: \(verdictWord(check))"
+                + (counts.isEmpty ? "" : " (\(counts.joined(separator: ", ")))"))
+        return lines
+    }
+
+    private func openersLine(
+        _ platform: PlatformCheck.Platform, _ openers: PlatformCheck.Openers, passed: Bool
+    ) -> String {
+        let caveat = passed ? "" : ", once the errors are fixed"
+        switch (platform, openers) {
+        case (_, .unknown):
+            return "who opens the link: unknown, there is no readable file"
+        case (.ios, .apps(let apps)):
+            let answer = apps.isEmpty ? "no app (Safari opens it)" : apps.joined(separator: ", ")
+            return "apps that open the link: \(answer)\(caveat)"
+        case (.android, .apps(let packages)):
+            let answer =
+                packages.isEmpty
+                ? "none (no statement grants handle_all_urls)"
+                : packages.joined(separator: ", ") + " (if their intent filters take the path)"
+            return "apps verified to open the link: \(answer)\(caveat)"
+        }
+    }
+
+    private func verdictWord(_ check: PlatformCheck) -> String {
+        check.passed ? "pass" : "FAIL"
+    }
+}

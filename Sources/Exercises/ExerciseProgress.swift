@@ -1,0 +1,80 @@
+import Foundation
+
+/// A learner's progress, kept in `.exercises-state.json` at the repository root (git ignores it,
+/// so each learner has their own).
+///
+/// ```json
+/// {"current":"02-validate-a-scheme-registration","done":["01-parse-a-scheme-link"],"hintsShown":{"01-parse-a-scheme-link":1},"version":1}
+/// ```
+package struct ExerciseProgress: Codable, Equatable, Sendable {
+    static let fileName = ".exercises-state.json"
+
+    var version = 1
+    /// The exercise the learner works on; `nil` means the first one not done.
+    package var current: String?
+    /// Exercises whose check passed, in the order they were done.
+    package var done: [String] = []
+    /// How many hints of each exercise `hint` has revealed.
+    package var hintsShown: [String: Int] = [:]
+
+    init() {}
+
+    /// Every key is optional, so a file written by hand (or by an older version) still reads.
+    package init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        version = try container.decodeIfPresent(Int.self, forKey: .version) ?? 1
+        current = try container.decodeIfPresent(String.self, forKey: .current)
+        done = try container.decodeIfPresent([String].self, forKey: .done) ?? []
+        hintsShown = try container.decodeIfPresent([String: Int].self, forKey: .hintsShown) ?? [:]
+    }
+
+    /// Reads the progress file, or starts afresh when there is none.
+    static func load(root: URL) throws -> ExerciseProgress {
+        let file = root.appendingPathComponent(fileName)
+        guard let data = FileManager.default.contents(atPath: file.path) else { return ExerciseProgress() }
+        do {
+            return try JSONDecoder().decode(ExerciseProgress.self, from: data)
+        } catch {
+            throw ExerciseError.unreadableProgress(file.path, detail: "not the JSON this tool writes")
+        }
+    }
+
+    /// Writes the file atomically, so an interrupted write never leaves half a file.
+    func save(root: URL) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        var data = try encoder.encode(self)
+        data.append(UInt8(ascii: "\n"))
+        try data.write(to: root.appendingPathComponent(Self.fileName), options: .atomic)
+    }
+
+    package func isDone(_ exercise: Exercise) -> Bool { done.contains(exercise.id) }
+
+    /// The exercise to work on: the chosen one, else the first one not done, else `nil` (all done).
+    package func currentExercise(in catalog: ExerciseCatalog) -> Exercise? {
+        if let current, let exercise = catalog.exercises.first(where: { $0.id == current }) {
+            return exercise
+        }
+        return catalog.exercises.first { !isDone($0) }
+    }
+
+    /// The first exercise not done after `exercise`, wrapping around to the start of the book.
+    package func nextToDo(after exercise: Exercise?, in catalog: ExerciseCatalog) -> Exercise? {
+        let all = catalog.exercises
+        let start = exercise.flatMap { all.firstIndex(of: $0) }.map { $0 + 1 } ?? 0
+        let order = all[min(start, all.count)...] + all[..<min(start, all.count)]
+        return order.first { !isDone($0) && $0 != exercise }
+    }
+
+    /// Records a passing check. When it was the current exercise, the next one not done becomes
+    /// current. Returns that next exercise, if any.
+    @discardableResult
+    package mutating func markDone(_ exercise: Exercise, in catalog: ExerciseCatalog) -> Exercise? {
+        let wasCurrent = currentExercise(in: catalog) == exercise
+        if !done.contains(exercise.id) { done.append(exercise.id) }
+        guard wasCurrent else { return nil }
+        let next = nextToDo(after: exercise, in: catalog)
+        current = next?.id
+        return next
+    }
+}

@@ -1,0 +1,183 @@
+import CommandLineKit
+import Foundation
+import Literate
+import LiterateCLI
+import ProcessRunner
+
+/// What every `workbook exercises` subcommand starts from: the book, its exercises, the
+/// learner's progress, and where generated packages are built.
+package struct ExerciseSession {
+    var root: URL
+    package var catalog: ExerciseCatalog
+    /// Generated packages and their build caches: `.build/exercises` unless `--build-path` says.
+    package var buildRoot: URL
+    var console: Console
+
+    /// The option shared by the subcommands that build.
+    package static let buildPathOption = OptionSpec(
+        "build-path", value: "DIR",
+        help: "Where the generated packages and their build caches live (default: .build/exercises).")
+
+    package static func open(_ arguments: ParsedArguments, console: Console) throws -> ExerciseSession {
+        let root = try bookRoot(arguments)
+        let catalog = try catching { try ExerciseCatalog.load(root: root) }
+        let buildRoot = arguments.value("build-path").map {
+            URL(
+                fileURLWithPath: $0,
+                relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+            )
+            .standardizedFileURL
+        }
+        return ExerciseSession(
+            root: root, catalog: catalog,
+            buildRoot: buildRoot ?? root.appendingPathComponent(".build/exercises"), console: console)
+    }
+
+    package func loadProgress() throws -> ExerciseProgress {
+        try catching { try ExerciseProgress.load(root: root) }
+    }
+
+    package func save(_ progress: ExerciseProgress) throws {
+        try progress.save(root: root)
+    }
+
+    package func exercise(_ text: String?, progress: ExerciseProgress) throws -> Exercise {
+        if let text { return try catching { try catalog.exercise(named: text) } }
+        guard let current = progress.currentExercise(in: catalog) else {
+            throw CommandError.badInput("every exercise is done; name one to work on it again")
+        }
+        return current
+    }
+
+    /// A repository-relative path for messages.
+    package func display(_ url: URL) -> String { PathMapping.display(url, root: root) }
+
+    /// Creates `Work/` from the starter the first time it is needed. Returns whether it did.
+    @discardableResult
+    package func ensureWork(_ exercise: Exercise) throws -> Bool {
+        let fileManager = FileManager.default
+        if fileManager.fileExists(atPath: exercise.work.path) { return false }
+        try fileManager.copyItem(at: exercise.starter, to: exercise.work)
+        console.print("created \(display(exercise.work))/ from Starter/: edit the files there")
+        return true
+    }
+
+    /// A builder for one of the generated packages under the build folder.
+    package func builder(package name: String, testTimeout: TimeInterval) throws -> ExerciseBuilder {
+        let core = root.appendingPathComponent("Sources/DeepLinkCore")
+        var environment = ["WORKBOOK_ROOT": root.path]
+        if let executable = Bundle.main.executableURL?.resolvingSymlinksInPath().path {
+            environment["WORKBOOK_EXECUTABLE"] = executable
+        }
+        let console = console
+        return ExerciseBuilder(
+            root: root,
+            package: GeneratedPackage(
+                directory: buildRoot.appendingPathComponent(name),
+                coreSources: FileManager.default.fileExists(atPath: core.path) ? core : nil),
+            swift: try swiftExecutable(), environment: environment,
+            testTimeout: testTimeout,
+            progress: { line in if console.isInteractive { console.error("… \(line)") } })
+    }
+
+    /// Builds and tests the learner's `Work/` of one exercise in the persistent `work` package and
+    /// prints a summary. Returns whether every test passed.
+    package func check(_ exercise: Exercise, testTimeout: TimeInterval, showAll: Bool = false) throws -> Bool
+    {
+        try ensureWork(exercise)
+        let builder = try builder(package: "work", testTimeout: testTimeout)
+        let member = PackageMember(exercise: exercise, sources: exercise.work)
+        let outcome = try builder.run([member])[exercise.id] ?? .failedToRun("no result")
+        console.print("check \(exercise.numberText) \(exercise.title) (\(display(exercise.work))/)")
+        switch outcome {
+        case .failedToRun(let reason):
+            console.print("✘ the exercise could not be built: \(reason)")
+            return false
+        case .doesNotCompile(let diagnostics, let log):
+            console.print("✘ \(display(exercise.work))/ does not compile yet:")
+            printDiagnostics(diagnostics, log: log)
+            return false
+        case .tested(let run, _):
+            return printTestSummary(run, exercise: exercise, showAll: showAll)
+        }
+    }
+
+    func printDiagnostics(_ diagnostics: [CompilerDiagnostic], log: String) {
+        if diagnostics.isEmpty {
+            console.print(log)
+            return
+        }
+        for diagnostic in diagnostics.prefix(10) {
+            console.print(diagnostic.headline)
+            for line in diagnostic.excerpt.prefix(8) { console.print(line) }
+        }
+        if diagnostics.count > 10 { console.print("… and \(diagnostics.count - 10) more errors") }
+    }
+
+    /// Prints which tests fail and why; returns whether all passed.
+    func printTestSummary(_ run: TestRun, exercise: Exercise, showAll: Bool = false) -> Bool {
+        for line in Self.testSummary(run, exercise: exercise, showAll: showAll) { console.print(line) }
+        return run.finished && !run.results.isEmpty && run.failed.isEmpty
+    }
+
+    /// The failures shown in full before the rest are only named (`check --all` shows them all).
+    static let failuresShown = 8
+
+    /// The lines of a check's summary: each failure with its issues (the first
+    /// ``failuresShown``, or all with `showAll`), then the hint line.
+    static func testSummary(_ run: TestRun, exercise: Exercise, showAll: Bool) -> [String] {
+        let total = run.results.count
+        let failed = run.failed
+        if run.finished, total > 0, failed.isEmpty { return ["✔ all \(total) tests pass"] }
+        if total == 0 { return ["✘ no test ran"] }
+        var lines = ["✘ \(failed.count) of \(total) tests fail"]
+        let shown = showAll ? failed.count : failuresShown
+        let readings = TestReadings(exercise: exercise, bookRoot: exercise.bookRoot)
+        for result in failed.prefix(shown) {
+            lines += ["", "✘ \(result.fullName)"]
+            for issue in result.issues {
+                let place = issue.location.map { "\($0): " } ?? ""
+                lines.append("    \(place)\(issue.message)")
+                lines += issue.details.map { "    → \($0)" }
+            }
+            lines += readings.links(for: result).map { "    read: \($0)" }
+        }
+        if failed.count > shown {
+            lines += [
+                "",
+                "… and \(failed.count - shown) more ('workbook exercises check \(exercise.number) --all' "
+                    + "shows them): "
+                    + failed.dropFirst(shown).map(\.fullName).prefix(6).joined(separator: ", ")
+                    + (failed.count > shown + 6 ? ", …" : ""),
+            ]
+        }
+        let hints = exercise.hints.count
+        lines.append("")
+        if hints > 0 {
+            lines.append(
+                "Stuck? 'workbook exercises hint \(exercise.number)' reveals the next of \(hints) hints.")
+        }
+        return lines
+    }
+
+    /// The `swift` on `PATH`, which builds and tests the generated packages.
+    func swiftExecutable() throws -> String {
+        guard let swift = BookChecker.findExecutable("swift") else {
+            throw CommandError.badInput(ExerciseError.noSwift.description)
+        }
+        return swift
+    }
+
+    /// Turns the model's errors into the command line's bad-input error.
+    func catching<T>(_ body: () throws -> T) throws -> T {
+        try Self.catching(body)
+    }
+
+    static func catching<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as ExerciseError {
+            throw CommandError.badInput(error.description)
+        }
+    }
+}

@@ -1,0 +1,244 @@
+import Foundation
+import Literate
+import MockServer
+import Weave
+
+/// Builds the site `workbook serve` serves, and reports to the ``LiveSite``.
+///
+/// Two speeds, so that a save reaches the browser fast:
+///
+/// 1. ``rebuild()`` weaves the book without its snippet checks into a fresh folder
+///    (`site-N`), and the moment it is complete the server switches to it and every open page
+///    is told to reload. A page never sees a half-written site, because the folder it is served
+///    from is only ever complete.
+/// 2. ``requestChecks()`` then runs what takes longer on a thread of its own: the snippet
+///    checkers (`workbook check`'s), and a comparison of what the chapters tangle to with the
+///    Swift on disk. Their findings arrive as a `status` event a moment later. Requests made
+///    while checks run are merged into one more run.
+///
+/// ```swift
+/// let builder = LiveSiteBuilder(settings: settings, live: live)
+/// builder.rebuild()          // generation 1: the site is up
+/// builder.requestChecks()    // diagnostics and the restart notice follow
+/// ```
+package final class LiveSiteBuilder: @unchecked Sendable {
+    package struct Settings: Sendable {
+        /// The book folder (holding `chapters/`).
+        package var bookRoot: URL
+        var themeFolder: URL
+        /// Where the `site-N` folders go; emptied of earlier ones at start.
+        var outputFolder: URL
+        /// Coverage data for the "tested" badges; nil looks for what `./wb test` left.
+        var coverageFile: URL?
+        var checkers: @Sendable () -> [any SnippetChecker]
+        var swiftc: String? = BookChecker.findExecutable("swiftc")
+        /// The running executable: tangled files newer than it mean a restart is due.
+        var executable: URL? = Bundle.main.executableURL
+        /// Receives one line when the checks finish.
+        package var log: @Sendable (String) -> Void = { _ in }
+
+        package init(
+            bookRoot: URL, themeFolder: URL, outputFolder: URL, coverageFile: URL? = nil,
+            checkers: @escaping @Sendable () -> [any SnippetChecker]
+        ) {
+            self.bookRoot = bookRoot
+            self.themeFolder = themeFolder
+            self.outputFolder = outputFolder
+            self.coverageFile = coverageFile
+            self.checkers = checkers
+        }
+    }
+
+    let settings: Settings
+    let live: LiveSite
+    private let lock = NSLock()
+    private var built = 0
+    private var checkRequested = false
+    private var checking = false
+    private var closed = false
+
+    init(settings: Settings, live: LiveSite) {
+        self.settings = settings
+        self.live = live
+    }
+
+    /// Removes the folders an earlier run left, and creates the output folder.
+    func prepare() throws {
+        let fileManager = FileManager.default
+        if let names = try? fileManager.contentsOfDirectory(atPath: settings.outputFolder.path) {
+            for name in names where name.hasPrefix("site-") {
+                try? fileManager.removeItem(at: settings.outputFolder.appendingPathComponent(name))
+            }
+        }
+        try fileManager.createDirectory(at: settings.outputFolder, withIntermediateDirectories: true)
+    }
+
+    /// Weaves the book (no snippet checks) into a new folder and publishes it. Returns the
+    /// diagnostics; a build that cannot finish leaves the previous site up.
+    @discardableResult
+    func rebuild() -> [Diagnostic] {
+        live.buildStarted()
+        let number: Int = lock.held {
+            built += 1
+            return built
+        }
+        let folder = settings.outputFolder.appendingPathComponent("site-\(number)")
+        var options = SiteOptions(
+            bookRoot: settings.bookRoot, outputFolder: folder, themeFolder: settings.themeFolder,
+            checkers: settings.checkers())
+        options.runsSnippetChecks = false
+        options.coverageFile = settings.coverageFile ?? Self.coverageFile(in: settings.bookRoot)
+        options.swiftc = nil
+        do throws(Diagnostic) {
+            let report = try SiteBuilder.build(options)
+            live.buildSucceeded(folder: folder, diagnostics: report.diagnostics.map(Self.liveDiagnostic))
+            removeFolders(olderThan: number - 1)
+            return report.diagnostics
+        } catch {
+            live.buildFailed(diagnostics: [Self.liveDiagnostic(error)])
+            try? FileManager.default.removeItem(at: folder)
+            return [error]
+        }
+    }
+
+    /// Keeps the folder just replaced (a page may still be loading from it) and removes older ones.
+    private func removeFolders(olderThan number: Int) {
+        let fileManager = FileManager.default
+        let names = (try? fileManager.contentsOfDirectory(atPath: settings.outputFolder.path)) ?? []
+        for name in names where name.hasPrefix("site-") {
+            guard let built = Int(name.dropFirst("site-".count)), built < number else { continue }
+            try? fileManager.removeItem(at: settings.outputFolder.appendingPathComponent(name))
+        }
+    }
+
+    // MARK: The slow checks
+
+    /// Runs the checks on a background thread; merged with a run already waiting.
+    func requestChecks() {
+        let start: Bool = lock.held {
+            guard !closed else { return false }
+            checkRequested = true
+            guard !checking else { return false }
+            checking = true
+            return true
+        }
+        guard start else { return }
+        let thread = Thread { [self] in
+            while lock.held({ () -> Bool in
+                guard checkRequested, !closed else {
+                    checking = false
+                    return false
+                }
+                checkRequested = false
+                return true
+            }) {
+                let clock = ContinuousClock()
+                let started = clock.now
+                let (diagnostics, restart) = runChecks()
+                guard !lock.held({ closed }) else { break }
+                let elapsed = (clock.now - started).components
+                let milliseconds = elapsed.seconds * 1000 + elapsed.attoseconds / 1_000_000_000_000_000
+                settings.log(
+                    "site: checks done in \(milliseconds) ms, \(diagnostics.count) findings"
+                        + (restart == nil ? "" : ", restart needed"))
+                live.checksFinished(diagnostics: diagnostics.map(Self.liveDiagnostic), restartReason: restart)
+            }
+        }
+        thread.name = "workbook-site-checks"
+        thread.qualityOfService = .utility
+        thread.start()
+    }
+
+    /// No more checks (the server is stopping).
+    func close() {
+        lock.held { closed = true }
+    }
+
+    /// The snippet checks' findings, and why the running server is out of date (nil if it is not).
+    func runChecks() -> (diagnostics: [Diagnostic], restartReason: String?) {
+        let book: Book
+        do {
+            book = try Book.load(root: settings.bookRoot, inlines: false)
+        } catch {
+            return ([error], nil)
+        }
+        let tangle = Tangler.tangle(book)
+        let checker = BookChecker(checkers: settings.checkers(), swiftc: settings.swiftc)
+        var diagnostics = checker.run(tangle).diagnostics
+        let plan = TangleWriter.plan(tangle, root: settings.bookRoot, force: false)
+        diagnostics += plan.problems
+        return (diagnostics, Self.restartReason(plan: plan, files: tangle.files, settings: settings))
+    }
+
+    /// A change the running server cannot pick up: the chapters tangle to Swift that differs
+    /// from the files on disk (run `./wb tangle`, then restart), or the files on disk are newer
+    /// than the running executable (restart). The second is checked only for an executable
+    /// built inside the book's folder, the one case where it was built from those files.
+    ///
+    /// A file whose only differences are its `#sourceLocation` lines (prose added above the code
+    /// moved it) does not count: the running code is the same.
+    static func restartReason(plan: TanglePlan, files: [TangledFile], settings: Settings) -> String? {
+        let drifted = plan.changes.filter { change in
+            guard case .update(let old) = change.change, let new = change.content else { return true }
+            return codeLines(old) != codeLines(new)
+        }.map(\.path)
+        if !drifted.isEmpty {
+            let shown = drifted.prefix(3).joined(separator: ", ") + (drifted.count > 3 ? ", ..." : "")
+            return "The chapters now tangle to different Swift than \(shown). "
+                + "Run ./wb tangle, then stop and restart ./wb serve to run the new code."
+        }
+        guard let executable = settings.executable,
+            executable.standardizedFileURL.path.hasPrefix(settings.bookRoot.standardizedFileURL.path + "/"),
+            let built = modificationDate(executable)
+        else { return nil }
+        let newer = files.map(\.path).filter {
+            (modificationDate(settings.bookRoot.appendingPathComponent($0)) ?? .distantPast) > built
+        }
+        guard let first = newer.first else { return nil }
+        return "\(first)\(newer.count > 1 ? " and \(newer.count - 1) more tangled files are" : " is") "
+            + "newer than the running server. Stop and restart ./wb serve to run the new code."
+    }
+
+    /// A tangled file without what only records where its lines came from.
+    static func codeLines(_ text: String) -> [Substring] {
+        text.split(separator: "\n", omittingEmptySubsequences: false).filter { line in
+            let trimmed = line.drop { $0 == " " || $0 == "\t" }
+            return !trimmed.hasPrefix("#sourceLocation(") && !trimmed.hasPrefix("// Body hash:")
+        }
+    }
+
+    private static func modificationDate(_ url: URL) -> Date? {
+        (try? FileManager.default.attributesOfItem(atPath: url.path))?[.modificationDate] as? Date
+    }
+
+    /// The newest coverage export of `./wb test` (`.build/test/debug/codecov`), else of a plain
+    /// `swift test --enable-code-coverage` (`.build/debug/codecov`).
+    static func coverageFile(in root: URL) -> URL? {
+        var newest: (url: URL, date: Date)?
+        for folder in [".build/test/debug/codecov", ".build/debug/codecov"] {
+            let url = root.appendingPathComponent(folder)
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []
+            for name in names where name.hasSuffix(".json") {
+                let file = url.appendingPathComponent(name)
+                let date = modificationDate(file) ?? .distantPast
+                if newest == nil || date > newest!.date { newest = (file, date) }
+            }
+        }
+        return newest?.url
+    }
+
+    static func liveDiagnostic(_ diagnostic: Diagnostic) -> LiveStatus.Diagnostic {
+        LiveStatus.Diagnostic(
+            file: diagnostic.location?.path, line: diagnostic.location?.line,
+            column: diagnostic.location?.column, severity: diagnostic.severity.rawValue,
+            message: diagnostic.message)
+    }
+}
+
+extension NSLock {
+    fileprivate func held<Value>(_ body: () throws -> Value) rethrows -> Value {
+        lock()
+        defer { unlock() }
+        return try body()
+    }
+}

@@ -1,0 +1,89 @@
+import CommandLineKit
+import Dispatch
+import Foundation
+import MockServer
+
+/// The live site's moving parts while `workbook serve` runs: the watcher (whose thread does the
+/// first build, then every rebuild), the background checks, and the heartbeat that keeps event
+/// streams alive.
+///
+/// ```swift
+/// let session = LiveSiteSession.start(settings, live: live, console: console)
+/// ...
+/// session?.stop()   // before the server stops
+/// ```
+package final class LiveSiteSession: @unchecked Sendable {
+    /// How often a comment goes down every open event stream.
+    static let heartbeatInterval = 15.0
+
+    let builder: LiveSiteBuilder
+    let watcher: SiteWatcher
+    private let heartbeat: any DispatchSourceTimer
+
+    private init(builder: LiveSiteBuilder, watcher: SiteWatcher, heartbeat: any DispatchSourceTimer) {
+        self.builder = builder
+        self.watcher = watcher
+        self.heartbeat = heartbeat
+    }
+
+    /// Starts building and watching; nil when there is no site to serve.
+    package static func start(_ settings: LiveSiteBuilder.Settings?, live: LiveSite?, console: Console)
+        -> LiveSiteSession?
+    {
+        guard let settings, let live else { return nil }
+        let builder = LiveSiteBuilder(settings: settings, live: live)
+        removeStaleFolders(next: settings.outputFolder)
+        let build: @Sendable (String) -> Void = { reason in
+            let clock = ContinuousClock()
+            let started = clock.now
+            let diagnostics = builder.rebuild()
+            let elapsed = (clock.now - started).components
+            let milliseconds = elapsed.seconds * 1000 + elapsed.attoseconds / 1_000_000_000_000_000
+            let errors = diagnostics.filter { $0.severity == .error }.count
+            console.error(
+                "site: \(reason) in \(milliseconds) ms, generation \(live.status.generation), \(errors) errors"
+            )
+            for diagnostic in diagnostics where diagnostic.severity == .error {
+                console.error("  \(diagnostic.description)")
+            }
+            builder.requestChecks()
+        }
+        let watcher = SiteWatcher(root: settings.bookRoot) { changed in
+            let shown = changed.prefix(2).joined(separator: ", ") + (changed.count > 2 ? ", ..." : "")
+            build("rebuilt after a change to \(shown)")
+        }
+        watcher.start {
+            do {
+                try builder.prepare()
+            } catch {
+                console.error(
+                    "site: cannot prepare \(settings.outputFolder.path): \(error.localizedDescription)")
+            }
+            build("built")
+        }
+        let timer = DispatchSource.makeTimerSource(queue: .global(qos: .utility))
+        timer.schedule(deadline: .now() + heartbeatInterval, repeating: heartbeatInterval)
+        timer.setEventHandler { live.sendHeartbeat() }
+        timer.resume()
+        return LiveSiteSession(builder: builder, watcher: watcher, heartbeat: timer)
+    }
+
+    /// Stops rebuilding and checking, and removes this run's site folders. A build in progress
+    /// is given a moment; the process is about to exit anyway.
+    package func stop() {
+        heartbeat.cancel()
+        builder.close()
+        watcher.stop(timeout: 1)
+        try? FileManager.default.removeItem(at: builder.settings.outputFolder)
+    }
+
+    /// Each run builds into `serve-site/PID`; folders of runs whose process is gone are removed.
+    static func removeStaleFolders(next folder: URL) {
+        let parent = folder.deletingLastPathComponent()
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: parent.path)) ?? []
+        for name in names where name != folder.lastPathComponent {
+            guard let pid = Int32(name), kill(pid, 0) != 0, errno == ESRCH else { continue }
+            try? FileManager.default.removeItem(at: parent.appendingPathComponent(name))
+        }
+    }
+}

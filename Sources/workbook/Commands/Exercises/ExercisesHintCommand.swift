@@ -1,0 +1,42 @@
+import CommandLineKit
+import Exercises
+import Foundation
+import LiterateCLI
+
+extension ExercisesCommands {
+    static let hint = Command(
+        CommandSpec(
+            name: "hint",
+            abstract: "Reveal the next hint of an exercise.",
+            discussion: """
+                Each call reveals one more of the README's hints, in order, and remembers how many
+                you have seen (the README folds them, so that reading it gives nothing away).
+                """,
+            arguments: [
+                ArgumentSpec(
+                    "exercise", optional: true, help: "A number, folder name or slug (default: current).")
+            ],
+            options: [bookOption])
+    ) { arguments, console in
+        let session = try ExerciseSession.open(arguments, console: console)
+        var progress = try session.loadProgress()
+        let exercise = try session.exercise(arguments[0], progress: progress)
+        let hints = exercise.hints
+        guard !hints.isEmpty else {
+            console.print("\(exercise.numberText) has no hints; its README explains the task.")
+            return .success
+        }
+        let shown = min((progress.hintsShown[exercise.id] ?? 0) + 1, hints.count)
+        progress.hintsShown[exercise.id] = shown
+        try session.save(progress)
+        console.print("Hint \(shown) of \(hints.count) for \(exercise.numberText) \(exercise.title):")
+        console.print("")
+        console.print(hints[shown - 1])
+        if shown == hints.count {
+            console.print("")
+            console.print(
+                "That was the last hint; the chapter sections linked from the README explain the rest.")
+        }
+        return .success
+    }
+}

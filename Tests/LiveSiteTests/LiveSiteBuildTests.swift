@@ -1,0 +1,289 @@
+import Foundation
+import Literate
+import MockServer
+import Testing
+
+@testable import LiveSite
+
+/// A throwaway book: the repository's small site fixture copied to a temporary folder.
+private final class ScratchBook {
+    let root: URL
+
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+
+    init() throws {
+        root = FileManager.default.temporaryDirectory.appendingPathComponent("live-book-\(UUID().uuidString)")
+            .resolvingSymlinksInPath()
+        try FileManager.default.copyItem(
+            at: Self.repository.appendingPathComponent("Tests/WeaveTests/Fixtures/small-book"), to: root)
+    }
+
+    deinit { try? FileManager.default.removeItem(at: root) }
+
+    func write(_ path: String, _ text: String) throws {
+        let url = root.appendingPathComponent(path)
+        try FileManager.default.createDirectory(
+            at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(text.utf8).write(to: url)
+    }
+
+    func settings(executable: URL? = nil) -> LiveSiteBuilder.Settings {
+        var settings = LiveSiteBuilder.Settings(
+            bookRoot: root, themeFolder: Self.repository.appendingPathComponent("site"),
+            outputFolder: root.appendingPathComponent(".build/serve-site/test"),
+            coverageFile: nil, checkers: { [] })
+        settings.swiftc = nil
+        settings.executable = executable
+        return settings
+    }
+}
+
+private func snapshot(_ files: [String: (Double, Int)]) -> FolderSnapshot {
+    FolderSnapshot(files: files.mapValues { FileStamp(modified: $0.0, size: $0.1) })
+}
+
+@Suite("Watching the book")
+struct SiteWatcherTests {
+    struct DebounceCase: Sendable, CustomTestStringConvertible {
+        var id: String
+        var source: String
+        /// Snapshots (by name) and the time each is seen.
+        var steps: [(snapshot: String, time: Double)]
+        /// What each step answers.
+        var expected: [[String]?]
+        var testDescription: String { id }
+    }
+
+    static let snapshots = [
+        "initial": snapshot(["chapters/01-a.md": (1, 10)]),
+        "edited": snapshot(["chapters/01-a.md": (2, 12)]),
+        "edited-again": snapshot(["chapters/01-a.md": (3, 14)]),
+        "added": snapshot(["chapters/01-a.md": (1, 10), "site/home.md": (5, 3)]),
+    ]
+
+    static let debounceCases: [DebounceCase] = [
+        .init(
+            id: "nothing-changed", source: "this book: live site, rebuild on change only",
+            steps: [("initial", 0.15), ("initial", 0.30)], expected: [nil, nil]),
+        .init(
+            id: "change-then-quiet", source: "this book: live site, debounce",
+            steps: [("edited", 0.15), ("edited", 0.18)], expected: [nil, ["chapters/01-a.md"]]),
+        .init(
+            id: "change-too-soon", source: "this book: an editor's save is several writes",
+            steps: [("edited", 0.15), ("edited", 0.16), ("edited", 0.19)],
+            expected: [nil, nil, ["chapters/01-a.md"]]),
+        .init(
+            id: "second-write-restarts-the-wait", source: "this book: an editor's save is several writes",
+            steps: [
+                ("edited", 0.15), ("edited-again", 0.18), ("edited-again", 0.20), ("edited-again", 0.21),
+            ],
+            expected: [nil, nil, nil, ["chapters/01-a.md"]]),
+        .init(
+            id: "change-undone", source: "this book: nothing to rebuild",
+            steps: [("edited", 0.15), ("initial", 0.18), ("initial", 0.30)], expected: [nil, nil, nil]),
+        .init(
+            id: "file-added", source: "this book: live site, watch site/",
+            steps: [("added", 0.15), ("added", 0.30), ("added", 0.45)],
+            expected: [nil, ["site/home.md"], nil]),
+    ]
+
+    @Test(arguments: debounceCases)
+    func debouncerRebuildsOnceAChangeHasSettled(_ debounceCase: DebounceCase) throws {
+        var debouncer = ChangeDebouncer(initial: try #require(Self.snapshots["initial"]), quietPeriod: 0.03)
+        var answers: [[String]?] = []
+        for step in debounceCase.steps {
+            answers.append(debouncer.observe(try #require(Self.snapshots[step.snapshot]), at: step.time))
+        }
+        #expect(answers == debounceCase.expected)
+    }
+
+    @Test func snapshotSeesTheWatchedFoldersAndSkipsWorkCopies() throws {
+        let book = try ScratchBook()
+        try book.write("site/home.md", "# Home\n")
+        try book.write("exercises/01-say-hello/Work/Sources/x.swift", "let x = 1\n")
+        try book.write("Sources/Other/y.swift", "let y = 1\n")
+        let before = FolderSnapshot.take(root: book.root)
+        #expect(before.files.keys.contains("chapters/01-greeting.md"))
+        #expect(before.files.keys.contains("site/home.md"))
+        #expect(!before.files.keys.contains { $0.contains("/Work/") || $0.hasPrefix("Sources/") })
+        try book.write("chapters/01-greeting.md", "# Greeting, edited\n")
+        try book.write("exercises/01-say-hello/Work/Sources/x.swift", "let x = 2\n")
+        #expect(
+            FolderSnapshot.take(root: book.root).changedPaths(since: before) == ["chapters/01-greeting.md"])
+    }
+
+    @Test func watcherCallsBackAfterAnEdit() async throws {
+        let book = try ScratchBook()
+        let seen = Mailbox()
+        let watcher = SiteWatcher(root: book.root, interval: 0.02, quietPeriod: 0.01) { seen.put($0) }
+        let started = DispatchSemaphore(value: 0)
+        watcher.start { started.signal() }
+        defer { watcher.stop() }
+        #expect(await offPool { started.wait(timeout: .now() + 10) } == .success)
+        try book.write("chapters/02-farewell.md", "# Farewell, edited\n")
+        #expect(await offPool { seen.take(timeout: 10) } == ["chapters/02-farewell.md"])
+    }
+}
+
+@Suite("Building the live site", .serialized)
+struct LiveSiteBuilderTests {
+    @Test func eachRebuildIsANewGenerationInAFolderOfItsOwn() throws {
+        let book = try ScratchBook()
+        let live = LiveSite()
+        let builder = LiveSiteBuilder(settings: book.settings(), live: live)
+        try builder.prepare()
+        #expect(builder.rebuild().filter { $0.severity == .error }.isEmpty)
+        let first = try #require(live.siteFolder)
+        #expect(first.lastPathComponent == "site-1")
+        #expect(FileManager.default.fileExists(atPath: first.appendingPathComponent("index.html").path))
+        #expect(live.status.generation == 1)
+        #expect(live.status.state == .ready)
+        builder.rebuild()
+        builder.rebuild()
+        #expect(live.siteFolder?.lastPathComponent == "site-3")
+        #expect(live.status.generation == 3)
+        // The folder just replaced stays (a page may still be loading from it); older ones go.
+        let names = try FileManager.default.contentsOfDirectory(atPath: book.settings().outputFolder.path)
+        #expect(names.sorted() == ["site-2", "site-3"])
+    }
+
+    @Test func aBrokenLinkIsADiagnosticAndTheSiteIsStillServed() throws {
+        let book = try ScratchBook()
+        try book.write("chapters/03-broken.md", "# Broken\n\nSee [nowhere](04-missing.md).\n")
+        let live = LiveSite()
+        let builder = LiveSiteBuilder(settings: book.settings(), live: live)
+        try builder.prepare()
+        builder.rebuild()
+        #expect(live.status.state == .ready)
+        let errors = live.status.diagnostics.filter { $0.severity == "error" }
+        #expect(errors.map(\.file) == ["chapters/03-broken.md"])
+        #expect(errors.map(\.line) == [3])
+    }
+
+    @Test func aBuildThatCannotFinishKeepsThePreviousSite() throws {
+        let book = try ScratchBook()
+        let live = LiveSite()
+        let builder = LiveSiteBuilder(settings: book.settings(), live: live)
+        try builder.prepare()
+        builder.rebuild()
+        let served = live.siteFolder
+        try FileManager.default.removeItem(at: book.root.appendingPathComponent("chapters"))
+        builder.rebuild()
+        #expect(live.status.state == .failed)
+        #expect(live.status.generation == 1)
+        #expect(live.siteFolder == served)
+        #expect(live.status.diagnostics.count == 1)
+    }
+
+    @Test func chaptersThatTangleToNewSwiftAskForATangleAndARestart() throws {
+        let book = try ScratchBook()
+        // In step first: the fixture's own chapters tangled to disk.
+        let tangle = Tangler.tangle(try Book.load(root: book.root))
+        try TangleWriter.apply(TangleWriter.plan(tangle, root: book.root, force: false), root: book.root)
+        #expect(LiveSiteBuilder(settings: book.settings(), live: LiveSite()).runChecks().restartReason == nil)
+        try book.write(
+            "chapters/03-code.md", "# Code\n\n```swift {file=Sources/Demo/Demo.swift}\nlet answer = 42\n```\n"
+        )
+        let builder = LiveSiteBuilder(settings: book.settings(), live: LiveSite())
+        let (_, reason) = builder.runChecks()
+        #expect(
+            reason
+                == "The chapters now tangle to different Swift than Sources/Demo/Demo.swift. "
+                + "Run ./wb tangle, then stop and restart ./wb serve to run the new code.")
+    }
+
+    @Test func proseThatOnlyMovesTheCodeAsksForNoRestart() throws {
+        let book = try ScratchBook()
+        let tangle = Tangler.tangle(try Book.load(root: book.root))
+        try TangleWriter.apply(TangleWriter.plan(tangle, root: book.root, force: false), root: book.root)
+        let chapter = book.root.appendingPathComponent("chapters/01-greeting.md")
+        let text = try String(contentsOf: chapter, encoding: .utf8)
+        let firstBreak = try #require(text.firstIndex(of: "\n"))
+        try book.write(
+            "chapters/01-greeting.md",
+            String(text[...firstBreak]) + "\nA new paragraph.\n\nAnd another.\n" + String(text[firstBreak...])
+        )
+        let builder = LiveSiteBuilder(settings: book.settings(), live: LiveSite())
+        #expect(builder.runChecks().restartReason == nil)
+    }
+
+    @Test func tangledFilesNewerThanTheServerAskForARestart() throws {
+        let book = try ScratchBook()
+        try book.write(
+            "chapters/03-code.md", "# Code\n\n```swift {file=Sources/Demo/Demo.swift}\nlet answer = 42\n```\n"
+        )
+        let tangle = Tangler.tangle(try Book.load(root: book.root))
+        try TangleWriter.apply(TangleWriter.plan(tangle, root: book.root, force: false), root: book.root)
+        try book.write(".build/debug/workbook", "an executable")
+        let executable = book.root.appendingPathComponent(".build/debug/workbook")
+        try FileManager.default.setAttributes(
+            [.modificationDate: Date(timeIntervalSinceNow: -3600)], ofItemAtPath: executable.path)
+        let builder = LiveSiteBuilder(settings: book.settings(executable: executable), live: LiveSite())
+        #expect(
+            builder.runChecks().restartReason
+                == "Sources/Greeter/Greeter.swift and 1 more tangled files are newer than the running server. "
+                + "Stop and restart ./wb serve to run the new code.")
+        // An executable built elsewhere was not built from this book: nothing to say.
+        let elsewhere = LiveSiteBuilder(
+            settings: book.settings(executable: URL(fileURLWithPath: "/usr/bin/env")), live: LiveSite())
+        #expect(elsewhere.runChecks().restartReason == nil)
+    }
+
+    @Test func checksReportToTheLiveSite() async throws {
+        let book = try ScratchBook()
+        try book.write("chapters/03-json.md", "# JSON\n\n```json\n{\"a\": }\n```\n")
+        let live = LiveSite()
+        let builder = LiveSiteBuilder(settings: book.settings(), live: live)
+        builder.requestChecks()
+        let reported = await offPool { () -> Bool in
+            let deadline = Date(timeIntervalSinceNow: 20)
+            while Date() < deadline {
+                if !live.status.diagnostics.isEmpty { return true }
+                Thread.sleep(forTimeInterval: 0.02)
+            }
+            return false
+        }
+        #expect(reported)
+        #expect(live.status.diagnostics.first?.file == "chapters/03-json.md")
+        builder.close()
+    }
+
+    @Test func coverageComesFromWhatTheTestRunLeft() throws {
+        let book = try ScratchBook()
+        #expect(LiveSiteBuilder.coverageFile(in: book.root) == nil)
+        try book.write(".build/debug/codecov/old.json", "{}")
+        try book.write(".build/test/debug/codecov/DeepLinkWorkbook.json", "{}")
+        try FileManager.default.setAttributes(
+            [.modificationDate: Date(timeIntervalSinceNow: -60)],
+            ofItemAtPath: book.root.appendingPathComponent(".build/debug/codecov/old.json").path)
+        #expect(
+            LiveSiteBuilder.coverageFile(in: book.root)?.path
+                == book.root.appendingPathComponent(".build/test/debug/codecov/DeepLinkWorkbook.json").path)
+    }
+}
+
+/// Hands values from a background thread to a waiting test.
+private final class Mailbox: @unchecked Sendable {
+    private let lock = NSLock()
+    private let ready = DispatchSemaphore(value: 0)
+    private var values: [[String]] = []
+
+    func put(_ value: [String]) {
+        lock.withLock { values.append(value) }
+        ready.signal()
+    }
+
+    /// Blocks (off the cooperative pool) until a value arrives or `timeout` seconds pass.
+    func take(timeout: Double) -> [String]? {
+        guard ready.wait(timeout: .now() + timeout) == .success else { return nil }
+        return lock.withLock { values.removeFirst() }
+    }
+}
+
+/// Runs blocking work on a Dispatch queue, never on the cooperative threads every suite shares.
+private func offPool<Value: Sendable>(_ body: @escaping @Sendable () -> Value) async -> Value {
+    await withCheckedContinuation { continuation in
+        DispatchQueue.global().async { continuation.resume(returning: body()) }
+    }
+}
