@@ -1,246 +1,57 @@
 """Browser tests: the woven site as a reader meets it, in headless Chromium.
 
-Starts `workbook serve --port 0` on 127.0.0.1 (or uses --base-url), waits for the first site
-build, then drives Debian's chromium through chromium-driver with selenium. Every page a test
-opens is also checked for console errors and for requests that leave the machine.
+The fixtures (conftest.py) serve the workbook and drive Debian's chromium through chromium-driver
+with selenium; every page a test opens is also checked for console errors and for requests that
+leave the machine. Tests/browser/run runs them:
 
-    /usr/bin/python3 Tests/browser/test_site.py --workbook PATH [--out DIR] [--only NAME]
+    /usr/bin/python3 -m pytest Tests/browser --workbook PATH [--out DIR] [--only NAME]
 
-The last line is `browser: N passed, N failed`; the exit status is 0 only when all passed.
+The tests run in the order of this file, and each opens its own pages; names say the behaviour.
 Screenshots (home, a chapter, the simulator, and the page of any failure) go to --out.
 """
 
-import argparse
 import json
-import os
 import re
 import shutil
-import subprocess
-import sys
-import tempfile
-import threading
 import time
-import traceback
-import urllib.error
-import urllib.request
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from selenium import webdriver
-from selenium.common.exceptions import TimeoutException, WebDriverException
-from selenium.webdriver.chrome.service import Service
+from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support.ui import Select, WebDriverWait
+from selenium.webdriver.support.ui import Select
 
 REPOSITORY = Path(__file__).resolve().parents[2]
-WAIT_SECONDS = 20
-SITE_READY_SECONDS = 240
 
 
-class Failure(Exception):
-    """A check that did not hold; the message says what was expected and what was seen."""
+# True once the page has fetched the server's config, the last step of going live.
+CONFIG_LOADED = "return performance.getEntriesByType('resource').some(e => e.name.endsWith('/_workbook/config'))"
 
 
-def expect(condition, message):
-    if not condition:
-        raise Failure(message)
-
-
-# The server under test
-
-
-class Server:
-    """`workbook serve` on a free port with a throwaway data folder; stopped with SIGTERM."""
-
-    def __init__(self, workbook, scratch, log_path, arguments=(), data="data"):
-        self.scratch = scratch
-        self.log_path = log_path
-        self.log = open(log_path, "w")
-        self.process = subprocess.Popen(
-            [workbook, "serve", "--host", "127.0.0.1", "--port", "0",
-             "--data-dir", str(Path(scratch) / data), "--config", "config/demo.json", *arguments],
-            cwd=REPOSITORY, env=child_environment(scratch), stdout=subprocess.PIPE, stderr=self.log,
-            text=True)
-        self.base_url = self._read_address()
-
-    def _read_address(self):
-        found = {}
-
-        def reader():
-            for line in self.process.stdout:
-                self.log.write(line)
-                self.log.flush()
-                match = re.match(r"listening on (http://127\.0\.0\.1:\d+)", line)
-                if match and "url" not in found:
-                    found["url"] = match.group(1)
-
-        thread = threading.Thread(target=reader, daemon=True)
-        thread.start()
-        deadline = time.monotonic() + 30
-        while "url" not in found and time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                break
-            time.sleep(0.05)
-        if "url" not in found:
-            self.stop()
-            raise Failure(f"workbook serve did not print 'listening on ...' (log: {self.log_path})")
-        return found["url"]
-
-    def stop(self):
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
-        self.log.close()
-
-
-def child_environment(scratch):
-    env = dict(os.environ)
-    # A workbook built with coverage writes a profile on exit: keep it out of the repository.
-    env["LLVM_PROFILE_FILE"] = str(Path(scratch) / "workbook-%p.profraw")
-    return env
-
-
-def get_json(url, timeout=5):
-    with urllib.request.urlopen(url, timeout=timeout) as response:
-        return json.load(response)
-
-
-def wait_until_site_ready(base_url):
-    """The server answers /healthz at once; the site is ready when its first build finished."""
-    deadline = time.monotonic() + SITE_READY_SECONDS
-    health = None
-    while time.monotonic() < deadline:
-        try:
-            health = get_json(base_url + "/healthz")
-            status = get_json(base_url + "/_workbook/status")
-            if status.get("state") in ("ready", "failed"):
-                expect(status["state"] == "ready",
-                       f"the first site build failed: {json.dumps(status.get('diagnostics'))[:2000]}")
-                return
-        except (urllib.error.URLError, ConnectionError, TimeoutError, ValueError):
-            pass
-        time.sleep(0.2)
-    raise Failure(f"the site was not ready after {SITE_READY_SECONDS} s (last /healthz: {health})")
-
-
-# The browser
-
-
-def make_driver(profile):
-    options = webdriver.ChromeOptions()
-    options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
-    for argument in (
-        "--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
-        "--window-size=1280,900", f"--user-data-dir={profile}", "--no-first-run",
-        "--no-default-browser-check", "--disable-background-networking", "--disable-sync",
-        "--disable-component-update", "--disable-default-apps", "--disable-extensions",
-        "--no-proxy-server", "--disable-features=Translate,OptimizationHints,MediaRouter",
-        "--disable-renderer-backgrounding", "--disable-background-timer-throttling",
-        "--disable-backgrounding-occluded-windows",
-        # Anything but the loopback address fails to resolve, so a stray outside request cannot
-        # succeed; the network log below still names it.
-        "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
-    ):
-        options.add_argument(argument)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL", "performance": "ALL"})
-    service = Service(shutil.which("chromedriver") or "/usr/bin/chromedriver")
-    driver = webdriver.Chrome(service=service, options=options)
-    driver.set_page_load_timeout(WAIT_SECONDS)
-    driver.set_script_timeout(WAIT_SECONDS)
-    return driver
-
-
-class Browser:
-    """A driver plus the checks every page gets: no console errors, no outside requests."""
-
-    def __init__(self, driver, base_url, out, workbook=None, scratch=None):
-        self.driver = driver
-        self.base_url = base_url
-        self.out = out
-        self.workbook = workbook
-        self.scratch = scratch
-        self.child_environment = child_environment(scratch) if scratch else None
-
-    def open(self, path):
-        self.drain_logs()
-        self.driver.get(self.base_url + path)
-        self.wait(lambda d: d.execute_script("return document.readyState") == "complete",
-                  f"{path} to finish loading")
-        return self.driver
-
-    def open_url(self, url):
-        self.drain_logs()
-        self.driver.get(url)
-        self.wait(lambda d: d.execute_script("return document.readyState") == "complete", f"{url} to load")
-        return self.driver
-
-    def wait(self, condition, what, seconds=WAIT_SECONDS):
-        try:
-            return WebDriverWait(self.driver, seconds, poll_frequency=0.1).until(condition)
-        except TimeoutException:
-            raise Failure(f"timed out after {seconds} s waiting for {what}") from None
-
-    def drain_logs(self):
-        self.driver.get_log("browser")
-        self.driver.get_log("performance")
-
-    def console_errors(self):
-        return [entry["message"] for entry in self.driver.get_log("browser") if entry["level"] == "SEVERE"]
-
-    def requested_urls(self):
-        urls = []
-        for entry in self.driver.get_log("performance"):
-            message = json.loads(entry["message"])["message"]
-            if message.get("method") == "Network.requestWillBeSent":
-                urls.append(message["params"]["request"]["url"])
-        return urls
-
-    def check_page_health(self):
-        """Fails on console errors and on any request not aimed at the server under test."""
-        errors = self.console_errors()
-        expect(not errors, "console errors: " + "; ".join(errors))
-        local = urlsplit(self.base_url).netloc
-        # Only network schemes can leave the machine (the browser's own chrome:// pages cannot).
-        outside = [url for url in self.requested_urls()
-                   if urlsplit(url).scheme in ("http", "https", "ws", "wss", "ftp")
-                   and urlsplit(url).netloc != local]
-        expect(not outside, "requests left the machine: " + ", ".join(outside))
-
-    def screenshot(self, name):
-        path = Path(self.out) / f"{name}.png"
-        self.driver.save_screenshot(str(path))
-        return path
-
-
-# The tests: each opens its own pages; names say the behaviour.
-
-
-def home_page_loads_without_console_errors_or_outside_requests(browser):
+def test_home_page_loads_without_console_errors_or_outside_requests(browser):
     driver = browser.open("/")
-    expect(driver.find_element(By.TAG_NAME, "h1").text.strip(), "the home page has no h1")
-    expect("Deep Link Workbook" in driver.title, f"unexpected title {driver.title!r}")
+    assert driver.find_element(By.TAG_NAME, "h1").text.strip(), "the home page has no h1"
+    assert "Deep Link Workbook" in driver.title, f"unexpected title {driver.title!r}"
     browser.screenshot("home")
-    # Give the scripts (search index on focus, live connection) a moment to make their requests.
+    # The scripts make their requests: the search index on focus, and the live connection (its
+    # status, then the event stream, then the config, which is the last).
     driver.find_element(By.ID, "search-input").click()
-    time.sleep(0.5)
+    browser.wait(lambda d: d.execute_script("return Boolean(window.WORKBOOK_SEARCH)"), "the search index to load")
+    browser.wait(lambda d: d.execute_script(CONFIG_LOADED), "the page to go live")
     browser.check_page_health()
 
 
-def sidebar_reaches_every_chapter(browser):
+def test_sidebar_reaches_every_chapter(browser):
     summary = REPOSITORY / "chapters" / "SUMMARY.md"
     chapters = sorted(path.stem for path in (REPOSITORY / "chapters").glob("*.md") if path != summary)
-    expect(chapters, "no chapters in the repository")
+    assert chapters, "no chapters in the repository"
     driver = browser.open("/")
     # The sidebar groups the chapters by the parts of chapters/SUMMARY.md.
     parts = [line[2:].strip() for line in summary.read_text(encoding="utf-8").splitlines() if line.startswith("# ")]
     # textContent: the headings are shown in capitals by CSS.
     headings = [heading.get_attribute("textContent").strip()
                 for heading in driver.find_elements(By.CSS_SELECTOR, "#sidebar .nav-heading")]
-    expect(all(part in headings for part in parts), f"the sidebar headings {headings} lack the parts {parts}")
+    assert all(part in headings for part in parts), f"the sidebar headings {headings} lack the parts {parts}"
     links = {}
     for anchor in driver.find_elements(By.CSS_SELECTOR, "#sidebar a[href]"):
         path = urlsplit(anchor.get_attribute("href")).path
@@ -248,7 +59,7 @@ def sidebar_reaches_every_chapter(browser):
         if match:
             links[match.group(1)] = path
     missing = [chapter for chapter in chapters if chapter not in links]
-    expect(not missing, f"the sidebar has no link to: {', '.join(missing)}")
+    assert not missing, f"the sidebar has no link to: {', '.join(missing)}"
     for chapter in chapters:
         # Follow the sidebar from the previous page, as a reader would.
         anchor = driver.find_element(By.CSS_SELECTOR, f"#sidebar a[href$='chapters/{chapter}.html']")
@@ -258,13 +69,67 @@ def sidebar_reaches_every_chapter(browser):
                      and d.execute_script("return document.readyState") == "complete",
                      f"chapter {chapter} to open")
         heading = driver.find_element(By.CSS_SELECTOR, "main h1").text.strip()
-        expect(heading and "not found" not in heading.lower(), f"chapter {chapter} shows {heading!r}")
+        assert heading and "not found" not in heading.lower(), f"chapter {chapter} shows {heading!r}"
         browser.check_page_health()
         if chapter.startswith("03-"):
             browser.screenshot("chapter-03")
 
 
-def search_for_the_association_file_lists_the_universal_links_chapter(browser):
+def is_shown(driver, element):
+    """Whether a reader sees the element: the inside of a closed <details> does not count."""
+    return element.is_displayed() and driver.execute_script(
+        "return !arguments[0].closest('details:not([open])')", element)
+
+
+def test_each_part_shows_its_reading_time_and_the_internals_fold_their_tests(browser):
+    driver = browser.open("/chapters/03-universal-links.html")
+    time_line = driver.find_element(By.CSS_SELECTOR, "main .reading-time").text.strip()
+    assert re.fullmatch(r"About \d+ min to read", time_line), f"Part I page: reading time {time_line!r}"
+    assert not driver.find_elements(By.CSS_SELECTOR, "details.code-fold"), (
+        "a guide chapter folds no code block")
+    minutes = driver.find_elements(By.CSS_SELECTOR, "#sidebar .nav-minutes")
+    assert len(minutes) >= 26 and all(re.fullmatch(r"\d+ min", m.text.strip()) for m in minutes), (
+        f"the sidebar shows a reading time for every chapter: {[m.text for m in minutes][:5]}...")
+    browser.check_page_health()
+
+    driver = browser.open("/chapters/16-inside-universal-links.html")
+    assert driver.find_element(By.CSS_SELECTOR, "main .reading-time").text.strip().startswith("About "), (
+        "Part II page: no reading time")
+    folds = driver.find_elements(By.CSS_SELECTOR, "details.code-fold")
+    assert len(folds) >= 7, f"the internals of chapter 3 fold their test files: {len(folds)} folds"
+    assert not any(fold.get_attribute("open") for fold in folds), "every fold starts closed"
+    summaries = [fold.find_element(By.TAG_NAME, "summary").text.strip() for fold in folds]
+    assert any(re.fullmatch(r"\d+ tests?, \d+ lines?", text) for text in summaries), (
+        f"a folded test block is summarised by its tests: {summaries[:4]}")
+    first = folds[0]
+    code = first.find_element(By.CSS_SELECTOR, "figure.code")
+    assert not is_shown(driver, code), "a closed fold hides its code"
+    summary = first.find_element(By.TAG_NAME, "summary")
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", summary)
+    summary.click()
+    browser.wait(lambda d: is_shown(d, code), "the fold to open on a click")
+    browser.check_page_health()
+
+    driver = browser.open("/print.html")
+    closed = driver.execute_script("return document.querySelectorAll('details.code-fold:not([open])').length")
+    opened = driver.execute_script("return document.querySelectorAll('details.code-fold[open]').length")
+    assert closed == 0 and opened >= len(folds), f"the print page opens every fold: {opened} open, {closed} closed"
+
+
+def test_exercise_hints_stay_folded_until_opened(browser):
+    driver = browser.open("/exercises/06-match-aasa-components.html")
+    hints = [d for d in driver.find_elements(By.CSS_SELECTOR, "main details:not(.code-fold)")
+             if d.find_element(By.TAG_NAME, "summary").text.strip().startswith("Hint ")]
+    assert len(hints) == 3, f"exercise 6 has three folded hints, found {len(hints)}"
+    assert not any(hint.get_attribute("open") for hint in hints), "hints start folded"
+    text = hints[0].find_element(By.TAG_NAME, "p")
+    assert not is_shown(driver, text), "a folded hint's text is hidden"
+    hints[0].find_element(By.TAG_NAME, "summary").click()
+    browser.wait(lambda d: is_shown(d, text), "the first hint to open on a click")
+    browser.check_page_health()
+
+
+def test_search_for_the_association_file_lists_the_universal_links_chapter(browser):
     driver = browser.open("/")
     field = driver.find_element(By.ID, "search-input")
     field.click()
@@ -273,9 +138,246 @@ def search_for_the_association_file_lists_the_universal_links_chapter(browser):
         lambda d: [a for a in d.find_elements(By.CSS_SELECTOR, "#search-results a[href]") if a.is_displayed()],
         "search results")
     targets = [urlsplit(a.get_attribute("href")).path for a in results]
-    expect(any("03-universal-links" in target for target in targets),
-           f"no result in the Universal Links chapter: {targets}")
+    assert any("03-universal-links" in target for target in targets), (
+        f"no result in the Universal Links chapter: {targets}")
     browser.check_page_health()
+
+
+def try_it_panel(browser, page, path):
+    driver = browser.open(page)
+    panel = browser.wait(
+        lambda d: d.find_element(By.CSS_SELECTOR, f"section.try-it[data-path='{path}']"),
+        f"a Try it panel for {path} on {page}")
+    headers = panel.find_element(By.CSS_SELECTOR, "textarea.try-it-headers")
+    config = browser.get_json("/_workbook/config")
+    browser.wait(lambda d: config["publishableKey"] in headers.get_attribute("value"),
+                 "the headers to be prefilled with the server's publishable key")
+    send = panel.find_element(By.CSS_SELECTOR, "button.try-it-send")
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", send)
+    send.click()
+    status = panel.find_element(By.CSS_SELECTOR, ".try-it-status")
+    browser.wait(lambda d: re.match(r"\d{3}", status.text.strip()), "a response status")
+    response = panel.find_element(By.CSS_SELECTOR, ".try-it-response").text
+    assert status.text.strip().startswith("200"), f"status {status.text!r}, body {response[:500]!r}"
+    try:
+        body = json.loads(response)
+    except ValueError:
+        raise AssertionError(f"the response is not JSON: {response[:500]!r}") from None
+    browser.check_page_health()
+    return body
+
+
+def test_try_it_on_track_open_shows_a_200_json_response(browser):
+    body = try_it_panel(browser, "/chapters/08-the-track-open-protocol.html", "/api/v1/track/open")
+    assert "clickId" in body, f"the track/open answer has no clickId: {body}"
+
+
+def test_try_it_on_the_api_reference_shows_a_200_json_response(browser):
+    body = try_it_panel(browser, "/api.html", "/api/v1/track/open")
+    assert "clickId" in body, f"the track/open answer has no clickId: {body}"
+
+
+def run_simulator(browser, platform, installed, events, running=False):
+    driver = browser.open("/simulator.html")
+    Select(driver.find_element(By.ID, "sim-platform")).select_by_value(platform)
+    if running:
+        # A running app is installed: the page ticks and locks that box itself.
+        driver.find_element(By.ID, "sim-running").click()
+        assert driver.find_element(By.ID, "sim-installed").is_selected(), "running did not tick installed"
+    else:
+        checkbox = driver.find_element(By.ID, "sim-installed")
+        if checkbox.is_selected() != installed:
+            checkbox.click()
+    # The page enables Start once it has found the server.
+    start = browser.wait(lambda d: next((b for b in d.find_elements(By.ID, "sim-start") if b.is_enabled()), None),
+                         "the simulator's Start button to be enabled")
+    start.click()
+    for event in events:
+        selector = f"button[data-sim-event='{event}']"
+        button = browser.wait(
+            lambda d: next((b for b in d.find_elements(By.CSS_SELECTOR, selector)
+                            if b.is_displayed() and b.is_enabled()), None),
+            f"the {event} step to become available "
+            f"(state: {driver.find_element(By.ID, 'sim-state').text!r})")
+        driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", button)
+        button.click()
+    outcome = driver.find_element(By.ID, "sim-outcome")
+    browser.wait(lambda d: outcome.get_attribute("data-match-method"),
+                 f"an outcome (state: {driver.find_element(By.ID, 'sim-state').text!r})")
+    log_entries = driver.find_elements(By.CSS_SELECTOR, "#sim-log > li")
+    assert log_entries, "the simulator's log is empty"
+    browser.check_page_health()
+    return outcome.get_attribute("data-match-method"), outcome.text
+
+
+def test_simulator_completes_the_ios_clipboard_journey(browser):
+    method, text = run_simulator(browser, "ios", False, ["tapLink", "install", "launch", "paste"])
+    browser.screenshot("simulator-ios")
+    assert method == "clipboard", f"matchMethod {method!r} ({text!r}), expected 'clipboard'"
+
+
+def test_simulator_completes_the_android_referrer_journey(browser):
+    method, text = run_simulator(browser, "android", False, ["tapLink", "install", "launch"])
+    assert method == "install_referrer", f"matchMethod {method!r} ({text!r}), expected 'install_referrer'"
+
+
+def test_simulator_routes_a_new_intent_once_when_the_phone_turns(browser):
+    method, text = run_simulator(browser, "android", True, ["tapLink", "rotate", "rotate"], running=True)
+    # The buttons come back once the last answer is shown.
+    browser.wait(lambda d: next((b for b in d.find_elements(By.CSS_SELECTOR, "button[data-sim-event='rotate']")
+                                 if b.is_enabled()), None), "the last turn to be answered")
+    state = browser.driver.find_element(By.ID, "sim-state").text
+    assert method == "app_link", f"matchMethod {method!r} ({text!r}), expected 'app_link'"
+    assert "has decided once" in state, f"the state does not say the router decided once: {state!r}"
+
+
+def test_dark_mode_toggles(browser):
+    driver = browser.open("/")
+    state = ("return [document.documentElement.dataset.theme || '',"
+             " getComputedStyle(document.body).backgroundColor]")
+    before_theme, before_color = driver.execute_script(state)
+    driver.find_element(By.CSS_SELECTOR, ".theme-toggle").click()
+    after_theme, after_color = driver.execute_script(state)
+    assert after_theme in ("light", "dark") and after_theme != before_theme, (
+        f"the theme did not switch ({before_theme!r} -> {after_theme!r})")
+    assert after_color != before_color, f"the background stayed {before_color}"
+    assert driver.execute_script("return localStorage.getItem('workbook-theme')") == after_theme, (
+        "the choice is not remembered")
+    driver.refresh()
+    assert driver.execute_script(state)[0] == after_theme, "the choice did not survive a reload"
+    driver.find_element(By.CSS_SELECTOR, ".theme-toggle").click()
+    assert driver.execute_script(state)[1] == before_color, "toggling back did not restore the colours"
+    dark_color = after_color if after_theme == "dark" else before_color
+    # With no choice remembered, the page follows the system's preference.
+    driver.execute_script("localStorage.removeItem('workbook-theme')")
+    try:
+        for scheme in ("dark", "light"):
+            driver.execute_cdp_cmd("Emulation.setEmulatedMedia",
+                                   {"features": [{"name": "prefers-color-scheme", "value": scheme}]})
+            driver.refresh()
+            theme, color = driver.execute_script(state)
+            assert theme == "" and (color == dark_color) == (scheme == "dark"), (
+                f"with the system in {scheme} mode the page shows {color} (dark is {dark_color})")
+    finally:
+        driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
+    browser.check_page_health()
+
+
+def test_pages_opened_from_files_say_how_to_start_the_server(browser, static_site):
+    """The site written by `workbook build`, opened from disk: the live parts explain themselves."""
+    folder = static_site
+    driver = browser.open_url((folder / "chapters" / "08-the-track-open-protocol.html").as_uri())
+    panel = driver.find_element(By.CSS_SELECTOR, "section.try-it[data-path='/api/v1/track/open']")
+    assert "./wb serve" in panel.text, f"the Try it panel does not say how to start a server: {panel.text!r}"
+    assert not panel.find_element(By.CSS_SELECTOR, "button.try-it-send").is_enabled(), (
+        "Send is enabled without a server")
+    browser.check_page_health()
+    driver = browser.open_url((folder / "simulator.html").as_uri())
+    state = driver.find_element(By.ID, "sim-state").text
+    assert "./wb serve" in state, f"the simulator does not say how to start a server: {state!r}"
+    assert not driver.find_element(By.ID, "sim-start").is_enabled(), "Start is enabled without a server"
+    browser.check_page_health()
+
+
+def shown_text(driver, element_id):
+    """The text of an element when it is displayed, else "" (also while the page reloads)."""
+    try:
+        element = driver.find_element(By.ID, element_id)
+        return element.text if element.is_displayed() else ""
+    except WebDriverException:
+        return ""
+
+
+def copy_of_the_book(scratch):
+    """What `workbook serve --book` needs of this repository, copied, so tests may edit chapters."""
+    book = Path(scratch) / "book"
+    for part in ("chapters", "exercises", "site", "config", "Sources", "Tests", "Examples"):
+        shutil.copytree(REPOSITORY / part, book / part, symlinks=True,
+                        ignore=shutil.ignore_patterns("Work", "__pycache__", ".build"))
+    return book
+
+
+def edit_chapter(path, change):
+    text = path.read_text()
+    path.write_text(change(text))
+
+
+def banner_findings(driver):
+    """The findings the page's banner lists (#wb-banner, written from the server's status)."""
+    return driver.execute_script(
+        "return Array.from(document.querySelectorAll('#wb-banner li'), item => item.textContent)")
+
+
+def test_a_save_reloads_the_page_and_problems_show_on_it(browser, start_server, scratch, notes):
+    """Served from a copy of the book: a save reloads the open page; a broken link and a changed
+    Swift chunk show in the banner and the restart notice while the server keeps running."""
+    book = copy_of_the_book(scratch)
+    server = start_server("serve-live.log", "--book", str(book), data="live-data")
+    live = browser.at(server.base_url)
+    chapter = book / "chapters" / "01-custom-url-schemes.md"
+    driver = live.open("/chapters/01-custom-url-schemes.html")
+    live.wait(lambda d: d.execute_script(CONFIG_LOADED), "the page to go live")
+    # The first background checks must find the copy in sync before anything is edited. The server
+    # prints their verdict, then sends their status (if it changed anything) to the open pages: the
+    # page has it when its banner lists the findings the server reports.
+    checks = server.wait_for_line(r"^site: checks done .*", "the first background checks", seconds=90)
+    assert "restart needed" not in checks.group(0), f"the copy is out of sync before any change: {checks.group(0)!r}"
+    seen = {}
+
+    def page_shows_the_servers_findings(d):
+        seen["server"] = [finding["message"] for finding in live.get_json("/_workbook/status")["diagnostics"]]
+        seen["page"] = banner_findings(d)
+        return len(seen["page"]) == len(seen["server"]) and all(
+            shown.endswith(message) for shown, message in zip(seen["page"], seen["server"]))
+
+    live.wait(page_shows_the_servers_findings,
+              lambda: f"the banner to list the server's {len(seen['server'])} findings "
+                      f"(it lists {len(seen['page'])}: {seen['page'][:3]})")
+    assert not shown_text(driver, "wb-restart-notice"), (
+        "a restart notice before any change: " + shown_text(driver, "wb-restart-notice"))
+    driver.execute_script("window.beforeTheSave = true")
+    marker = f"Saved at {time.time_ns()}."
+    saved = time.time()
+    edit_chapter(chapter, lambda text: text + f"\n{marker}\n")
+    # A cheap condition to poll: reading a long chapter's text keeps the page's main thread
+    # busy, and the reload event would wait behind it.
+    live.wait(lambda d: d.execute_script(
+        "return window.beforeTheSave === undefined && document.readyState === 'complete'"),
+        "the page to reload")
+    assert marker in shown_text(driver, "content"), "the reloaded page does not show the edit"
+    # From the save to the browser starting the reload, and to the new page's load event,
+    # as the page's own clock tells it (the wait above polls, so its figure would be coarse).
+    started, loaded = driver.execute_script(
+        "return [performance.timeOrigin, performance.getEntriesByType('navigation')[0].loadEventEnd]")
+    notes.append(f"save -> reload started {started - saved * 1000:.0f} ms, page loaded "
+                 f"{started + loaded - saved * 1000:.0f} ms")
+    live.check_page_health()
+
+    edit_chapter(chapter, lambda text: text + "\nSee [nowhere](02-routing.md#no-such-heading).\n")
+    live.wait(lambda d: "no-such-heading" in shown_text(d, "wb-banner"), "the banner to show the broken link")
+    banner = shown_text(driver, "wb-banner")
+    assert re.search(r"chapters/01-custom-url-schemes\.md:\d+:\d+", banner), (
+        f"the banner does not name the chapter line: {banner!r}")
+    assert live.get_json("/healthz").get("status") == "ok", "the server stopped answering"
+
+    def change_a_swift_chunk(text):
+        lines = text.split("\n")
+        # The first Swift block that tangles: in a guide chapter that may be a named chunk
+        # that a file in Part II includes.
+        fence = next(i for i, line in enumerate(lines) if re.match(r"```swift \{(file=|#)", line))
+        lines.insert(fence + 1, "// A comment added while the server runs.")
+        return "\n".join(lines).replace("\nSee [nowhere](02-routing.md#no-such-heading).\n", "\n")
+
+    edit_chapter(chapter, change_a_swift_chunk)
+    # The link is fixed in the same save, so the page reloads, then the checks find the drift.
+    live.wait(lambda d: "./wb tangle" in shown_text(d, "wb-restart-notice"), "the restart notice",
+              seconds=60)
+    notice = shown_text(driver, "wb-restart-notice")
+    assert "Sources/DeepLinkCore/" in notice, f"the notice does not name the changed file: {notice!r}"
+    live.wait(lambda d: "no-such-heading" not in shown_text(d, "wb-banner"),
+              "the fixed link to leave the banner", seconds=60)
+    live.screenshot("restart-notice")
+    live.check_page_health()
 
 
 # What a reader types, and the sections the first results must open: a method that appears in a
@@ -290,6 +392,7 @@ SEARCHES = [
     ("configured", ["chapters/09-the-sdk-api.html#configuring"]),
     ("escapes", ["chapters/04-app-links.html#two-rounds-of-escaping"]),
 ]
+
 
 # On a fresh page, the reader's first keystroke as one event: the field takes focus and holds the
 # whole first query at once. The page's clock gives the time until the first result is in the list;
@@ -322,17 +425,13 @@ def search_results(browser, query, site_root):
     return [link[len(site_root):] if link.startswith(site_root) else link for link in links]
 
 
-def search_finds_names_in_code_and_other_forms_of_a_word(browser):
+# Last: it opens pages from files only, and times the first search with the other tests done.
+def test_search_finds_names_in_code_and_other_forms_of_a_word(browser, static_site, notes):
     """Identifiers are found whole, and a word finds its other forms; the first results open the
     sections that explain them. On the site `workbook build` writes, opened from files: the index
-    loads through a <script>, and such pages keep no event stream open on the server. Prints how
+    loads through a <script>, and such pages keep no event stream open on the server. Notes how
     long a fresh page takes to show its first result."""
-    expect(browser.workbook, "this test builds the site: give --workbook")
-    folder = Path(browser.scratch) / "static-search"
-    built = subprocess.run(
-        [browser.workbook, "build", "--out", str(folder)], cwd=REPOSITORY, capture_output=True, text=True,
-        timeout=120, env=browser.child_environment)
-    expect(built.returncode == 0, f"workbook build failed: {built.stderr[-2000:]}")
+    folder = static_site
     page = (folder / "chapters" / "01-custom-url-schemes.html").as_uri()
     figures = []
     for _ in range(5):
@@ -342,379 +441,13 @@ def search_finds_names_in_code_and_other_forms_of_a_word(browser):
         timing = driver.execute_script("return searchTiming")
         figures.append(timing["result"] - timing["started"])
     figures.sort()
-    print(f"     search: first result {figures[2]:.0f} ms after the first keystroke on a fresh page "
-          f"(median of 5, {figures[0]:.0f} to {figures[-1]:.0f}; search-index.js: "
-          f"{(folder / 'search-index.js').stat().st_size} bytes)", flush=True)
+    notes.append(f"search: first result {figures[2]:.0f} ms after the first keystroke on a fresh page "
+                 f"(median of 5, {figures[0]:.0f} to {figures[-1]:.0f}; search-index.js: "
+                 f"{(folder / 'search-index.js').stat().st_size} bytes)")
     browser.open_url(page)
     for query, expected in SEARCHES:
         results = search_results(browser, query, folder.as_uri() + "/")
-        expect(results[:len(expected)] == expected,
-               f"the first results for {query!r} are not {expected}: {results[:5]}")
+        assert results[:len(expected)] == expected, (
+            f"the first results for {query!r} are not {expected}: {results[:5]}")
     browser.screenshot("search")
     browser.check_page_health()
-
-
-def try_it_panel(browser, page, path):
-    driver = browser.open(page)
-    panel = browser.wait(
-        lambda d: d.find_element(By.CSS_SELECTOR, f"section.try-it[data-path='{path}']"),
-        f"a Try it panel for {path} on {page}")
-    headers = panel.find_element(By.CSS_SELECTOR, "textarea.try-it-headers")
-    config = get_json(browser.base_url + "/_workbook/config")
-    browser.wait(lambda d: config["publishableKey"] in headers.get_attribute("value"),
-                 "the headers to be prefilled with the server's publishable key")
-    send = panel.find_element(By.CSS_SELECTOR, "button.try-it-send")
-    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", send)
-    send.click()
-    status = panel.find_element(By.CSS_SELECTOR, ".try-it-status")
-    browser.wait(lambda d: re.match(r"\d{3}", status.text.strip()), "a response status")
-    response = panel.find_element(By.CSS_SELECTOR, ".try-it-response").text
-    expect(status.text.strip().startswith("200"), f"status {status.text!r}, body {response[:500]!r}")
-    try:
-        body = json.loads(response)
-    except ValueError:
-        raise Failure(f"the response is not JSON: {response[:500]!r}") from None
-    browser.check_page_health()
-    return body
-
-
-def try_it_on_track_open_shows_a_200_json_response(browser):
-    body = try_it_panel(browser, "/chapters/08-the-track-open-protocol.html", "/api/v1/track/open")
-    expect("clickId" in body, f"the track/open answer has no clickId: {body}")
-
-
-def try_it_on_the_api_reference_shows_a_200_json_response(browser):
-    body = try_it_panel(browser, "/api.html", "/api/v1/track/open")
-    expect("clickId" in body, f"the track/open answer has no clickId: {body}")
-
-
-def run_simulator(browser, platform, installed, events, running=False):
-    driver = browser.open("/simulator.html")
-    Select(driver.find_element(By.ID, "sim-platform")).select_by_value(platform)
-    if running:
-        # A running app is installed: the page ticks and locks that box itself.
-        driver.find_element(By.ID, "sim-running").click()
-        expect(driver.find_element(By.ID, "sim-installed").is_selected(), "running did not tick installed")
-    else:
-        checkbox = driver.find_element(By.ID, "sim-installed")
-        if checkbox.is_selected() != installed:
-            checkbox.click()
-    # The page enables Start once it has found the server.
-    start = browser.wait(lambda d: next((b for b in d.find_elements(By.ID, "sim-start") if b.is_enabled()), None),
-                         "the simulator's Start button to be enabled")
-    start.click()
-    for event in events:
-        selector = f"button[data-sim-event='{event}']"
-        button = browser.wait(
-            lambda d: next((b for b in d.find_elements(By.CSS_SELECTOR, selector)
-                            if b.is_displayed() and b.is_enabled()), None),
-            f"the {event} step to become available "
-            f"(state: {driver.find_element(By.ID, 'sim-state').text!r})")
-        driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", button)
-        button.click()
-    outcome = driver.find_element(By.ID, "sim-outcome")
-    browser.wait(lambda d: outcome.get_attribute("data-match-method"),
-                 f"an outcome (state: {driver.find_element(By.ID, 'sim-state').text!r})")
-    log_entries = driver.find_elements(By.CSS_SELECTOR, "#sim-log > li")
-    expect(log_entries, "the simulator's log is empty")
-    browser.check_page_health()
-    return outcome.get_attribute("data-match-method"), outcome.text
-
-
-def simulator_completes_the_ios_clipboard_journey(browser):
-    method, text = run_simulator(browser, "ios", False, ["tapLink", "install", "launch", "paste"])
-    browser.screenshot("simulator-ios")
-    expect(method == "clipboard", f"matchMethod {method!r} ({text!r}), expected 'clipboard'")
-
-
-def simulator_completes_the_android_referrer_journey(browser):
-    method, text = run_simulator(browser, "android", False, ["tapLink", "install", "launch"])
-    expect(method == "install_referrer", f"matchMethod {method!r} ({text!r}), expected 'install_referrer'")
-
-
-def simulator_routes_a_new_intent_once_when_the_phone_turns(browser):
-    method, text = run_simulator(browser, "android", True, ["tapLink", "rotate", "rotate"], running=True)
-    # The buttons come back once the last answer is shown.
-    browser.wait(lambda d: next((b for b in d.find_elements(By.CSS_SELECTOR, "button[data-sim-event='rotate']")
-                                 if b.is_enabled()), None), "the last turn to be answered")
-    state = browser.driver.find_element(By.ID, "sim-state").text
-    expect(method == "app_link", f"matchMethod {method!r} ({text!r}), expected 'app_link'")
-    expect("has decided once" in state, f"the state does not say the router decided once: {state!r}")
-
-
-def dark_mode_toggles(browser):
-    driver = browser.open("/")
-    state = ("return [document.documentElement.dataset.theme || '',"
-             " getComputedStyle(document.body).backgroundColor]")
-    before_theme, before_color = driver.execute_script(state)
-    driver.find_element(By.CSS_SELECTOR, ".theme-toggle").click()
-    after_theme, after_color = driver.execute_script(state)
-    expect(after_theme in ("light", "dark") and after_theme != before_theme,
-           f"the theme did not switch ({before_theme!r} -> {after_theme!r})")
-    expect(after_color != before_color, f"the background stayed {before_color}")
-    expect(driver.execute_script("return localStorage.getItem('workbook-theme')") == after_theme,
-           "the choice is not remembered")
-    driver.refresh()
-    expect(driver.execute_script(state)[0] == after_theme, "the choice did not survive a reload")
-    driver.find_element(By.CSS_SELECTOR, ".theme-toggle").click()
-    expect(driver.execute_script(state)[1] == before_color, "toggling back did not restore the colours")
-    dark_color = after_color if after_theme == "dark" else before_color
-    # With no choice remembered, the page follows the system's preference.
-    driver.execute_script("localStorage.removeItem('workbook-theme')")
-    try:
-        for scheme in ("dark", "light"):
-            driver.execute_cdp_cmd("Emulation.setEmulatedMedia",
-                                   {"features": [{"name": "prefers-color-scheme", "value": scheme}]})
-            driver.refresh()
-            theme, color = driver.execute_script(state)
-            expect(theme == "" and (color == dark_color) == (scheme == "dark"),
-                   f"with the system in {scheme} mode the page shows {color} (dark is {dark_color})")
-    finally:
-        driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
-    browser.check_page_health()
-
-
-def pages_opened_from_files_say_how_to_start_the_server(browser):
-    """The site written by `workbook build`, opened from disk: the live parts explain themselves."""
-    expect(browser.workbook, "this test builds the site: give --workbook")
-    folder = Path(browser.scratch) / "static-site"
-    built = subprocess.run(
-        [browser.workbook, "build", "--out", str(folder)], cwd=REPOSITORY, capture_output=True, text=True,
-        timeout=120, env=browser.child_environment)
-    expect(built.returncode == 0, f"workbook build failed: {built.stderr[-2000:]}")
-    driver = browser.open_url((folder / "chapters" / "08-the-track-open-protocol.html").as_uri())
-    panel = driver.find_element(By.CSS_SELECTOR, "section.try-it[data-path='/api/v1/track/open']")
-    expect("./wb serve" in panel.text, f"the Try it panel does not say how to start a server: {panel.text!r}")
-    expect(not panel.find_element(By.CSS_SELECTOR, "button.try-it-send").is_enabled(),
-           "Send is enabled without a server")
-    browser.check_page_health()
-    driver = browser.open_url((folder / "simulator.html").as_uri())
-    state = driver.find_element(By.ID, "sim-state").text
-    expect("./wb serve" in state, f"the simulator does not say how to start a server: {state!r}")
-    expect(not driver.find_element(By.ID, "sim-start").is_enabled(), "Start is enabled without a server")
-    browser.check_page_health()
-
-
-def shown_text(driver, element_id):
-    """The text of an element when it is displayed, else "" (also while the page reloads)."""
-    try:
-        element = driver.find_element(By.ID, element_id)
-        return element.text if element.is_displayed() else ""
-    except WebDriverException:
-        return ""
-
-
-def copy_of_the_book(scratch):
-    """What `workbook serve --book` needs of this repository, copied, so tests may edit chapters."""
-    book = Path(scratch) / "book"
-    for part in ("chapters", "exercises", "site", "config", "Sources", "Tests", "Examples"):
-        shutil.copytree(REPOSITORY / part, book / part, symlinks=True,
-                        ignore=shutil.ignore_patterns("Work", "__pycache__", ".build"))
-    return book
-
-
-def edit_chapter(path, change):
-    text = path.read_text()
-    path.write_text(change(text))
-
-
-def a_save_reloads_the_page_and_problems_show_on_it(browser):
-    """Served from a copy of the book: a save reloads the open page; a broken link and a changed
-    Swift chunk show in the banner and the restart notice while the server keeps running."""
-    expect(browser.workbook, "this test starts its own server: give --workbook")
-    book = copy_of_the_book(browser.scratch)
-    server = Server(browser.workbook, browser.scratch, Path(browser.out) / "serve-live.log",
-                    ["--book", str(book)], data="live-data")
-    try:
-        wait_until_site_ready(server.base_url)
-        live = Browser(browser.driver, server.base_url, browser.out)
-        chapter = book / "chapters" / "01-custom-url-schemes.md"
-        driver = live.open("/chapters/01-custom-url-schemes.html")
-        live.wait(lambda d: d.execute_script(
-            "return performance.getEntriesByType('resource').some(e => e.name.endsWith('/_workbook/config'))"),
-            "the page to go live")
-        # The first background checks must find the copy in sync before anything is edited.
-        live.wait(lambda d: "site: checks done" in Path(server.log_path).read_text(),
-                  "the first background checks", seconds=90)
-        time.sleep(0.5)  # their status event reaching the page
-        expect(not shown_text(driver, "wb-restart-notice"), "a restart notice before any change: "
-               + shown_text(driver, "wb-restart-notice"))
-        driver.execute_script("window.beforeTheSave = true")
-        marker = f"Saved at {time.time_ns()}."
-        saved = time.time()
-        edit_chapter(chapter, lambda text: text + f"\n{marker}\n")
-        # A cheap condition to poll: reading a long chapter's text keeps the page's main thread
-        # busy, and the reload event would wait behind it.
-        live.wait(lambda d: d.execute_script(
-            "return window.beforeTheSave === undefined && document.readyState === 'complete'"),
-            "the page to reload")
-        expect(marker in shown_text(driver, "content"), "the reloaded page does not show the edit")
-        # From the save to the browser starting the reload, and to the new page's load event,
-        # as the page's own clock tells it (the wait above polls, so its figure would be coarse).
-        started, loaded = driver.execute_script(
-            "return [performance.timeOrigin, performance.getEntriesByType('navigation')[0].loadEventEnd]")
-        print(f"     save -> reload started {started - saved * 1000:.0f} ms, page loaded "
-              f"{started + loaded - saved * 1000:.0f} ms", flush=True)
-        live.check_page_health()
-
-        edit_chapter(chapter, lambda text: text + "\nSee [nowhere](02-routing.md#no-such-heading).\n")
-        live.wait(lambda d: "no-such-heading" in shown_text(d, "wb-banner"), "the banner to show the broken link")
-        banner = shown_text(driver, "wb-banner")
-        expect(re.search(r"chapters/01-custom-url-schemes\.md:\d+:\d+", banner),
-               f"the banner does not name the chapter line: {banner!r}")
-        expect(get_json(server.base_url + "/healthz").get("status") == "ok", "the server stopped answering")
-
-        def change_a_swift_chunk(text):
-            lines = text.split("\n")
-            # The first Swift block that tangles: in a guide chapter that may be a named chunk
-            # that a file in Part II includes.
-            fence = next(i for i, line in enumerate(lines) if re.match(r"```swift \{(file=|#)", line))
-            lines.insert(fence + 1, "// A comment added while the server runs.")
-            return "\n".join(lines).replace("\nSee [nowhere](02-routing.md#no-such-heading).\n", "\n")
-
-        edit_chapter(chapter, change_a_swift_chunk)
-        # The link is fixed in the same save, so the page reloads, then the checks find the drift.
-        live.wait(lambda d: "./wb tangle" in shown_text(d, "wb-restart-notice"), "the restart notice",
-                  seconds=60)
-        notice = shown_text(driver, "wb-restart-notice")
-        expect("Sources/DeepLinkCore/" in notice, f"the notice does not name the changed file: {notice!r}")
-        live.wait(lambda d: "no-such-heading" not in shown_text(d, "wb-banner"),
-                  "the fixed link to leave the banner", seconds=60)
-        live.screenshot("restart-notice")
-        live.check_page_health()
-    finally:
-        server.stop()
-
-
-def is_shown(driver, element):
-    """Whether a reader sees the element: the inside of a closed <details> does not count."""
-    return element.is_displayed() and driver.execute_script(
-        "return !arguments[0].closest('details:not([open])')", element)
-
-
-def each_part_shows_its_reading_time_and_the_internals_fold_their_tests(browser):
-    driver = browser.open("/chapters/03-universal-links.html")
-    time_line = driver.find_element(By.CSS_SELECTOR, "main .reading-time").text.strip()
-    expect(re.fullmatch(r"About \d+ min to read", time_line), f"Part I page: reading time {time_line!r}")
-    expect(not driver.find_elements(By.CSS_SELECTOR, "details.code-fold"),
-           "a guide chapter folds no code block")
-    minutes = driver.find_elements(By.CSS_SELECTOR, "#sidebar .nav-minutes")
-    expect(len(minutes) >= 26 and all(re.fullmatch(r"\d+ min", m.text.strip()) for m in minutes),
-           f"the sidebar shows a reading time for every chapter: {[m.text for m in minutes][:5]}...")
-    browser.check_page_health()
-
-    driver = browser.open("/chapters/16-inside-universal-links.html")
-    expect(driver.find_element(By.CSS_SELECTOR, "main .reading-time").text.strip().startswith("About "),
-           "Part II page: no reading time")
-    folds = driver.find_elements(By.CSS_SELECTOR, "details.code-fold")
-    expect(len(folds) >= 7, f"the internals of chapter 3 fold their test files: {len(folds)} folds")
-    expect(not any(fold.get_attribute("open") for fold in folds), "every fold starts closed")
-    summaries = [fold.find_element(By.TAG_NAME, "summary").text.strip() for fold in folds]
-    expect(any(re.fullmatch(r"\d+ tests?, \d+ lines?", text) for text in summaries),
-           f"a folded test block is summarised by its tests: {summaries[:4]}")
-    first = folds[0]
-    code = first.find_element(By.CSS_SELECTOR, "figure.code")
-    expect(not is_shown(driver, code), "a closed fold hides its code")
-    summary = first.find_element(By.TAG_NAME, "summary")
-    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", summary)
-    summary.click()
-    browser.wait(lambda d: is_shown(d, code), "the fold to open on a click")
-    browser.check_page_health()
-
-    driver = browser.open("/print.html")
-    closed = driver.execute_script("return document.querySelectorAll('details.code-fold:not([open])').length")
-    opened = driver.execute_script("return document.querySelectorAll('details.code-fold[open]').length")
-    expect(closed == 0 and opened >= len(folds), f"the print page opens every fold: {opened} open, {closed} closed")
-
-
-def exercise_hints_stay_folded_until_opened(browser):
-    driver = browser.open("/exercises/06-match-aasa-components.html")
-    hints = [d for d in driver.find_elements(By.CSS_SELECTOR, "main details:not(.code-fold)")
-             if d.find_element(By.TAG_NAME, "summary").text.strip().startswith("Hint ")]
-    expect(len(hints) == 3, f"exercise 6 has three folded hints, found {len(hints)}")
-    expect(not any(hint.get_attribute("open") for hint in hints), "hints start folded")
-    text = hints[0].find_element(By.TAG_NAME, "p")
-    expect(not is_shown(driver, text), "a folded hint's text is hidden")
-    hints[0].find_element(By.TAG_NAME, "summary").click()
-    browser.wait(lambda d: is_shown(d, text), "the first hint to open on a click")
-    browser.check_page_health()
-
-
-TESTS = [
-    home_page_loads_without_console_errors_or_outside_requests,
-    sidebar_reaches_every_chapter,
-    each_part_shows_its_reading_time_and_the_internals_fold_their_tests,
-    exercise_hints_stay_folded_until_opened,
-    search_for_the_association_file_lists_the_universal_links_chapter,
-    try_it_on_track_open_shows_a_200_json_response,
-    try_it_on_the_api_reference_shows_a_200_json_response,
-    simulator_completes_the_ios_clipboard_journey,
-    simulator_completes_the_android_referrer_journey,
-    simulator_routes_a_new_intent_once_when_the_phone_turns,
-    dark_mode_toggles,
-    pages_opened_from_files_say_how_to_start_the_server,
-    a_save_reloads_the_page_and_problems_show_on_it,
-    # Last: it opens pages from files only, and its site build leaves the others' timing alone.
-    search_finds_names_in_code_and_other_forms_of_a_word,
-]
-
-
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--workbook", help="the built workbook executable to serve the site with")
-    parser.add_argument("--base-url", help="test a server that is already running instead")
-    parser.add_argument("--out", default=str(REPOSITORY / ".build" / "browser-tests"),
-                        help="where screenshots and the server log go")
-    parser.add_argument("--only", action="append", help="run only the tests whose name contains this")
-    arguments = parser.parse_args()
-    if not (arguments.workbook or arguments.base_url):
-        parser.error("give --workbook PATH or --base-url URL")
-    out = Path(arguments.out)
-    out.mkdir(parents=True, exist_ok=True)
-    for old in out.glob("*.png"):
-        old.unlink()
-    tests = [t for t in TESTS if not arguments.only or any(o in t.__name__ for o in arguments.only)]
-
-    scratch = tempfile.mkdtemp(prefix="workbook-browser-")
-    server = driver = None
-    passed = failed = 0
-    try:
-        if arguments.base_url:
-            base_url = arguments.base_url.rstrip("/")
-        else:
-            server = Server(arguments.workbook, scratch, out / "serve.log")
-            base_url = server.base_url
-        started = time.monotonic()
-        wait_until_site_ready(base_url)
-        print(f"browser: site ready at {base_url} after {time.monotonic() - started:.1f} s", flush=True)
-        driver = make_driver(Path(scratch) / "profile")
-        browser = Browser(driver, base_url, out, arguments.workbook, scratch)
-        for test in tests:
-            started = time.monotonic()
-            try:
-                test(browser)
-                passed += 1
-                print(f"ok   {test.__name__} ({time.monotonic() - started:.1f} s)", flush=True)
-            except (Failure, WebDriverException) as error:
-                failed += 1
-                detail = str(error) if isinstance(error, Failure) else traceback.format_exc(limit=3)
-                print(f"FAIL {test.__name__}: {detail}", flush=True)
-                try:
-                    print(f"     screenshot: {browser.screenshot('failed-' + test.__name__)}", flush=True)
-                except WebDriverException:
-                    pass
-    except Failure as error:
-        failed += 1
-        print(f"FAIL setting up: {error}", flush=True)
-    finally:
-        if driver is not None:
-            driver.quit()
-        if server is not None:
-            server.stop()
-        shutil.rmtree(scratch, ignore_errors=True)
-    print(f"browser: {passed} passed, {failed} failed")
-    return 0 if failed == 0 and passed == len(tests) else 1
-
-
-if __name__ == "__main__":
-    sys.exit(main())
