@@ -89,16 +89,20 @@ let package = Package(
         // transcripts and Swift samples.
         .target(name: "BookChecks", dependencies: ["ConsoleCheck", "DeepLinkCore", "Literate", "StrictJSON"]),
         // Console transcripts (`console` blocks) run and compared, against the book's mock server.
-        .target(name: "ConsoleCheck", dependencies: ["Literate", "MockServer", "HTTPShell"]),
+        .target(name: "ConsoleCheck", dependencies: ["Literate", "MockServer", "HTTPShell", "StrictJSON"]),
         // `workbook doctor`: a domain's association files fetched and checked per platform.
         .target(name: "Doctor", dependencies: ["CommandLineKit", "DeepLinkCore", "Literate", "StrictJSON"]),
         // The exercises: catalog, generated packages, test runs, progress, reports and grading.
         .target(
-            name: "Exercises", dependencies: ["CommandLineKit", "Literate", "LiterateCLI", "ProcessRunner", "Weave"]),
+            name: "Exercises",
+            dependencies: ["CommandLineKit", "FileWatch", "Literate", "LiterateCLI", "ProcessRunner", "Weave"]
+        ),
         // Child processes with a deadline, their whole tree stopped on a timeout or Ctrl-C.
         .target(name: "ProcessRunner"),
         // `workbook serve`'s site: rebuilt on every save of a chapter and reported to the server.
-        .target(name: "LiveSite", dependencies: ["CommandLineKit", "Literate", "MockServer", "Weave"]),
+        .target(name: "LiveSite", dependencies: ["CommandLineKit", "FileWatch", "Literate", "MockServer", "Weave"]),
+        // Folders watched for saves: inotify on Linux, polling elsewhere, snapshots say what changed.
+        .target(name: "FileWatch"),
         // The SDK's API reference: symbol graphs rendered with DocC, and its audit.
         .target(name: "SDKReference", dependencies: ["CommandLineKit", "Literate", "MockServer", "ProcessRunner"]),
         // `workbook serve`: its options read, the server, the live site and the reference build
@@ -118,7 +122,8 @@ let package = Package(
             ]
         ),
 
-        .testTarget(name: "LiterateTests", dependencies: ["Literate", "StrictJSON"], exclude: ["Fixtures"]),
+        .testTarget(name: "LiterateTests", dependencies: ["Literate"], exclude: ["Fixtures"]),
+        .testTarget(name: "StrictJSONTests", dependencies: ["StrictJSON"]),
         // The renderer and site tests; the CLI tests among them run the built `workbook`.
         .testTarget(
             name: "WeaveTests", dependencies: ["Weave", "Literate", "CCmark", "workbook"],
@@ -149,7 +154,8 @@ let package = Package(
         .testTarget(name: "ConsoleCheckTests", dependencies: ["ConsoleCheck", "Literate"]),
         .testTarget(name: "DoctorTests", dependencies: ["Doctor", "CommandLineKit", "DeepLinkCore"]),
         .testTarget(name: "ExercisesTests", dependencies: ["Exercises", "TestSupport"]),
-        .testTarget(name: "LiveSiteTests", dependencies: ["LiveSite", "Literate", "MockServer"]),
+        .testTarget(name: "FileWatchTests", dependencies: ["FileWatch", "TestSupport"]),
+        .testTarget(name: "LiveSiteTests", dependencies: ["LiveSite", "Literate", "MockServer", "TestSupport"]),
         .testTarget(name: "ServeTests", dependencies: ["Serve", "CommandLineKit"]),
 
         // MARK: SDK test targets

@@ -1,5 +1,6 @@
 import Foundation
 import Literate
+import StrictJSON
 
 /// Compares what a command printed with what its transcript shows, whole.
 ///
@@ -30,7 +31,9 @@ package struct OutputComparison {
         var actual = output.replacingOccurrences(of: "\r\n", with: "\n")
         if actual.hasSuffix("\n") { actual.removeLast() }
         actualText = actual
-        if let expectedJSON = JSONValue(parsing: expectedText), let actualJSON = JSONValue(parsing: actual) {
+        if let expectedJSON = JSONValue(document: Data(expectedText.utf8)),
+            let actualJSON = JSONValue(document: Data(actual.utf8))
+        {
             comparedAsJSON = true
             let aligned = actualJSON.aligned(to: expectedJSON)
             matches = aligned == expectedJSON
@@ -65,61 +68,7 @@ package struct OutputComparison {
     }
 }
 
-/// A JSON value, read with Foundation's decoder so that `true` and `1` stay different.
-indirect enum JSONValue: Equatable, Decodable {
-    case null
-    case bool(Bool)
-    case integer(Int64)
-    case number(Double)
-    case string(String)
-    case array([JSONValue])
-    case object([String: JSONValue])
-
-    /// Reads `text` when it is a JSON object or array (a lone number or word is compared as text).
-    init?(parsing text: String) {
-        let trimmed = text.drop { $0 == " " || $0 == "\n" || $0 == "\t" }
-        guard trimmed.first == "{" || trimmed.first == "[",
-            let value = try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
-        else { return nil }
-        self = value
-    }
-
-    init(from decoder: any Decoder) throws {
-        if var array = try? decoder.unkeyedContainer() {
-            var items: [JSONValue] = []
-            while !array.isAtEnd { items.append(try array.decode(JSONValue.self)) }
-            self = .array(items)
-            return
-        }
-        if let object = try? decoder.container(keyedBy: AnyKey.self) {
-            var members: [String: JSONValue] = [:]
-            for key in object.allKeys {
-                members[key.stringValue] = try object.decode(JSONValue.self, forKey: key)
-            }
-            self = .object(members)
-            return
-        }
-        let single = try decoder.singleValueContainer()
-        if single.decodeNil() {
-            self = .null
-        } else if let value = try? single.decode(Bool.self) {
-            self = .bool(value)
-        } else if let value = try? single.decode(Int64.self) {
-            self = .integer(value)
-        } else if let value = try? single.decode(Double.self) {
-            self = .number(value)
-        } else {
-            self = .string(try single.decode(String.self))
-        }
-    }
-
-    private struct AnyKey: CodingKey {
-        var stringValue: String
-        var intValue: Int? { nil }
-        init(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
-    }
-
+extension JSONValue {
     /// This (actual) value with every string that matches the expected one's pattern replaced by
     /// the expected string, member by member and item by item.
     func aligned(to expected: JSONValue) -> JSONValue {
@@ -140,43 +89,5 @@ indirect enum JSONValue: Equatable, Decodable {
         default:
             return self
         }
-    }
-
-    /// Two-space indented, keys sorted: the form a diff of two values is easiest to read in.
-    func pretty(indent: String = "") -> String {
-        let inner = indent + "  "
-        switch self {
-        case .null: return "null"
-        case .bool(let value): return value ? "true" : "false"
-        case .integer(let value): return String(value)
-        case .number(let value): return String(value)
-        case .string(let value): return Self.quoted(value)
-        case .array(let items):
-            guard !items.isEmpty else { return "[]" }
-            return "[\n" + items.map { inner + $0.pretty(indent: inner) }.joined(separator: ",\n")
-                + "\n\(indent)]"
-        case .object(let members):
-            guard !members.isEmpty else { return "{}" }
-            let lines = members.keys.sorted().map { key in
-                inner + Self.quoted(key) + ": " + members[key]!.pretty(indent: inner)
-            }
-            return "{\n" + lines.joined(separator: ",\n") + "\n\(indent)}"
-        }
-    }
-
-    private static func quoted(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
     }
 }

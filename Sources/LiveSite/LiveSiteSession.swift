@@ -1,5 +1,6 @@
 import CommandLineKit
 import Dispatch
+import FileWatch
 import Foundation
 import MockServer
 
@@ -16,11 +17,17 @@ package final class LiveSiteSession: @unchecked Sendable {
     /// How often a comment goes down every open event stream.
     static let heartbeatInterval = 15.0
 
+    /// The folders watched: what the site is woven from.
+    package static let watchedFolders = ["chapters", "exercises", "site"]
+    /// Folders never looked into: an exercise's `Work/` copy and build products change often and
+    /// are not part of the site.
+    package static let skippedFolders: Set<String> = [".build", "Work", ".git", "node_modules"]
+
     let builder: LiveSiteBuilder
-    let watcher: SiteWatcher
+    let watcher: FolderWatcher
     private let heartbeat: any DispatchSourceTimer
 
-    private init(builder: LiveSiteBuilder, watcher: SiteWatcher, heartbeat: any DispatchSourceTimer) {
+    private init(builder: LiveSiteBuilder, watcher: FolderWatcher, heartbeat: any DispatchSourceTimer) {
         self.builder = builder
         self.watcher = watcher
         self.heartbeat = heartbeat
@@ -48,7 +55,9 @@ package final class LiveSiteSession: @unchecked Sendable {
             }
             builder.requestChecks()
         }
-        let watcher = SiteWatcher(root: settings.bookRoot) { changed in
+        let watcher = FolderWatcher(
+            root: settings.bookRoot, folders: watchedFolders, skipping: skippedFolders
+        ) { changed in
             let shown = changed.prefix(2).joined(separator: ", ") + (changed.count > 2 ? ", ..." : "")
             build("rebuilt after a change to \(shown)")
         }

@@ -1,6 +1,7 @@
 import Foundation
 import Literate
 import MockServer
+import TestSupport
 import Testing
 
 @testable import LiveSite
@@ -36,93 +37,6 @@ private final class ScratchBook {
         settings.swiftc = nil
         settings.executable = executable
         return settings
-    }
-}
-
-private func snapshot(_ files: [String: (Double, Int)]) -> FolderSnapshot {
-    FolderSnapshot(files: files.mapValues { FileStamp(modified: $0.0, size: $0.1) })
-}
-
-@Suite("Watching the book")
-struct SiteWatcherTests {
-    struct DebounceCase: Sendable, CustomTestStringConvertible {
-        var id: String
-        var source: String
-        /// Snapshots (by name) and the time each is seen.
-        var steps: [(snapshot: String, time: Double)]
-        /// What each step answers.
-        var expected: [[String]?]
-        var testDescription: String { id }
-    }
-
-    static let snapshots = [
-        "initial": snapshot(["chapters/01-a.md": (1, 10)]),
-        "edited": snapshot(["chapters/01-a.md": (2, 12)]),
-        "edited-again": snapshot(["chapters/01-a.md": (3, 14)]),
-        "added": snapshot(["chapters/01-a.md": (1, 10), "site/home.md": (5, 3)]),
-    ]
-
-    static let debounceCases: [DebounceCase] = [
-        .init(
-            id: "nothing-changed", source: "this book: live site, rebuild on change only",
-            steps: [("initial", 0.15), ("initial", 0.30)], expected: [nil, nil]),
-        .init(
-            id: "change-then-quiet", source: "this book: live site, debounce",
-            steps: [("edited", 0.15), ("edited", 0.18)], expected: [nil, ["chapters/01-a.md"]]),
-        .init(
-            id: "change-too-soon", source: "this book: an editor's save is several writes",
-            steps: [("edited", 0.15), ("edited", 0.16), ("edited", 0.19)],
-            expected: [nil, nil, ["chapters/01-a.md"]]),
-        .init(
-            id: "second-write-restarts-the-wait", source: "this book: an editor's save is several writes",
-            steps: [
-                ("edited", 0.15), ("edited-again", 0.18), ("edited-again", 0.20), ("edited-again", 0.21),
-            ],
-            expected: [nil, nil, nil, ["chapters/01-a.md"]]),
-        .init(
-            id: "change-undone", source: "this book: nothing to rebuild",
-            steps: [("edited", 0.15), ("initial", 0.18), ("initial", 0.30)], expected: [nil, nil, nil]),
-        .init(
-            id: "file-added", source: "this book: live site, watch site/",
-            steps: [("added", 0.15), ("added", 0.30), ("added", 0.45)],
-            expected: [nil, ["site/home.md"], nil]),
-    ]
-
-    @Test(arguments: debounceCases)
-    func debouncerRebuildsOnceAChangeHasSettled(_ debounceCase: DebounceCase) throws {
-        var debouncer = ChangeDebouncer(initial: try #require(Self.snapshots["initial"]), quietPeriod: 0.03)
-        var answers: [[String]?] = []
-        for step in debounceCase.steps {
-            answers.append(debouncer.observe(try #require(Self.snapshots[step.snapshot]), at: step.time))
-        }
-        #expect(answers == debounceCase.expected)
-    }
-
-    @Test func snapshotSeesTheWatchedFoldersAndSkipsWorkCopies() throws {
-        let book = try ScratchBook()
-        try book.write("site/home.md", "# Home\n")
-        try book.write("exercises/01-say-hello/Work/Sources/x.swift", "let x = 1\n")
-        try book.write("Sources/Other/y.swift", "let y = 1\n")
-        let before = FolderSnapshot.take(root: book.root)
-        #expect(before.files.keys.contains("chapters/01-greeting.md"))
-        #expect(before.files.keys.contains("site/home.md"))
-        #expect(!before.files.keys.contains { $0.contains("/Work/") || $0.hasPrefix("Sources/") })
-        try book.write("chapters/01-greeting.md", "# Greeting, edited\n")
-        try book.write("exercises/01-say-hello/Work/Sources/x.swift", "let x = 2\n")
-        #expect(
-            FolderSnapshot.take(root: book.root).changedPaths(since: before) == ["chapters/01-greeting.md"])
-    }
-
-    @Test func watcherCallsBackAfterAnEdit() async throws {
-        let book = try ScratchBook()
-        let seen = Mailbox()
-        let watcher = SiteWatcher(root: book.root, interval: 0.02, quietPeriod: 0.01) { seen.put($0) }
-        let started = DispatchSemaphore(value: 0)
-        watcher.start { started.signal() }
-        defer { watcher.stop() }
-        #expect(await offPool { started.wait(timeout: .now() + 10) } == .success)
-        try book.write("chapters/02-farewell.md", "# Farewell, edited\n")
-        #expect(await offPool { seen.take(timeout: 10) } == ["chapters/02-farewell.md"])
     }
 }
 
@@ -236,15 +150,7 @@ struct LiveSiteBuilderTests {
         let live = LiveSite()
         let builder = LiveSiteBuilder(settings: book.settings(), live: live)
         builder.requestChecks()
-        let reported = await offPool { () -> Bool in
-            let deadline = Date(timeIntervalSinceNow: 20)
-            while Date() < deadline {
-                if !live.status.diagnostics.isEmpty { return true }
-                Thread.sleep(forTimeInterval: 0.02)
-            }
-            return false
-        }
-        #expect(reported)
+        #expect(await eventually { !live.status.diagnostics.isEmpty })
         #expect(live.status.diagnostics.first?.file == "chapters/03-json.md")
         builder.close()
     }
@@ -260,30 +166,5 @@ struct LiveSiteBuilderTests {
         #expect(
             LiveSiteBuilder.coverageFile(in: book.root)?.path
                 == book.root.appendingPathComponent(".build/test/debug/codecov/DeepLinkWorkbook.json").path)
-    }
-}
-
-/// Hands values from a background thread to a waiting test.
-private final class Mailbox: @unchecked Sendable {
-    private let lock = NSLock()
-    private let ready = DispatchSemaphore(value: 0)
-    private var values: [[String]] = []
-
-    func put(_ value: [String]) {
-        lock.withLock { values.append(value) }
-        ready.signal()
-    }
-
-    /// Blocks (off the cooperative pool) until a value arrives or `timeout` seconds pass.
-    func take(timeout: Double) -> [String]? {
-        guard ready.wait(timeout: .now() + timeout) == .success else { return nil }
-        return lock.withLock { values.removeFirst() }
-    }
-}
-
-/// Runs blocking work on a Dispatch queue, never on the cooperative threads every suite shares.
-private func offPool<Value: Sendable>(_ body: @escaping @Sendable () -> Value) async -> Value {
-    await withCheckedContinuation { continuation in
-        DispatchQueue.global().async { continuation.resume(returning: body()) }
     }
 }

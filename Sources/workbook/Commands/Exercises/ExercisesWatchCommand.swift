@@ -9,8 +9,8 @@ extension ExercisesCommands {
             name: "watch",
             abstract: "Check the current exercise on every save; move on when it passes.",
             discussion: """
-                Polls the Swift files in the exercise's Work/ folder (the current one, or the one
-                named) and checks it whenever one changes. When the check passes, the exercise is
+                Watches the exercise's Work/ folder (the current one, or the one named) and checks
+                it whenever a file in it is saved. When the check passes, the exercise is
                 marked done and watching moves on to the next one. Stops when every exercise is
                 done, after --timeout seconds, after --max-checks checks, or on Ctrl-C. On a
                 terminal the screen is cleared before each check; elsewhere the output is plain
@@ -22,7 +22,9 @@ extension ExercisesCommands {
             ],
             options: [
                 bookOption, ExerciseSession.buildPathOption, testTimeoutOption,
-                OptionSpec("interval", value: "SECONDS", help: "How often to look for changes (default: 1)."),
+                OptionSpec(
+                    "interval", value: "SECONDS",
+                    help: "How often to look for changes where the system cannot tell (default: 1)."),
                 OptionSpec(
                     "timeout", value: "SECONDS", help: "Stop watching after this long (default: 7200)."),
                 OptionSpec(
@@ -41,58 +43,16 @@ extension ExercisesCommands {
             }
             checksLeft = count
         }
-        let deadline = Date().addingTimeInterval(timeout)
-        var progress = try session.loadProgress()
+        let progress = try session.loadProgress()
         let named = try arguments[0].map { try session.exercise($0, progress: progress) }
-        guard var exercise = named ?? progress.currentExercise(in: session.catalog) else {
+        guard let exercise = named ?? progress.currentExercise(in: session.catalog) else {
             console.print("watch: every exercise is done")
             return .success
         }
-        try session.ensureWork(exercise)
-        var seen: [String: Date]?
-        while Date() < deadline {
-            let snapshot = modificationTimes(exercise.work)
-            if snapshot != seen {
-                checksLeft -= 1
-                seen = snapshot
-                // On a terminal, each check starts on a clean screen; a log gets plain lines.
-                let clear = console.isInteractive ? "\u{1B}[2J\u{1B}[H" : ""
-                console.print("\(clear)watch: checking \(exercise.id)")
-                if try session.check(exercise, testTimeout: testTimeout) {
-                    progress = try session.loadProgress()
-                    let next = progress.markDone(exercise, in: session.catalog)
-                    try session.save(progress)
-                    guard let next else {
-                        console.print("watch: every exercise is done")
-                        return .success
-                    }
-                    console.print("watch: \(exercise.numberText) is done; moving on to \(next.id)")
-                    exercise = next
-                    try session.ensureWork(exercise)
-                    seen = nil
-                } else if checksLeft > 0 {
-                    console.print(
-                        "watch: waiting for a change in \(session.display(exercise.work))/ (Ctrl-C stops)")
-                }
-                if checksLeft == 0 {
-                    console.print("watch: stopped (--max-checks reached)")
-                    return .success
-                }
-                continue
-            }
-            Thread.sleep(forTimeInterval: interval)
-        }
-        console.print("watch: stopped after \(Int(timeout)) s; run it again to go on")
+        try ExerciseWatch(
+            session: session, interval: interval, timeout: timeout, maxChecks: checksLeft,
+            testTimeout: testTimeout
+        ).run(from: exercise, console: console)
         return .success
-    }
-
-    /// The Swift files of a folder and their modification times: a change in the map is a save.
-    static func modificationTimes(_ folder: URL) -> [String: Date] {
-        var times: [String: Date] = [:]
-        for file in GeneratedPackage.swiftFiles(in: folder) {
-            let attributes = try? FileManager.default.attributesOfItem(atPath: file.path)
-            times[file.path] = attributes?[.modificationDate] as? Date ?? .distantPast
-        }
-        return times
     }
 }

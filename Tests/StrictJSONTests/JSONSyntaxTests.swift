@@ -1,5 +1,4 @@
 import Foundation
-import Literate
 import StrictJSON
 import Testing
 

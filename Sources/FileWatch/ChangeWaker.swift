@@ -1,0 +1,105 @@
+import Foundation
+
+/// Wakes the watcher: when a watched folder changes (inotify, on Linux), when it is stopped, or
+/// after a timeout.
+final class ChangeWaker: @unchecked Sendable {
+    enum Wake: Equatable {
+        case timeout
+        case change
+        case stop
+    }
+
+    let root: URL
+    let folders: [String]
+    let skipped: Set<String>
+    private let lock = NSLock()
+    private var stopped = false
+    private let stopSignal = DispatchSemaphore(value: 0)
+    #if os(Linux)
+        private let inotify: Int32
+        /// Written once by ``stop()``, so that a `poll` in progress returns at once.
+        private var stopPipe: [Int32] = [-1, -1]
+        private var watched: Set<String> = []
+    #endif
+
+    init(root: URL, folders: [String], skipping skipped: Set<String>) {
+        self.root = root
+        self.folders = folders
+        self.skipped = skipped
+        #if os(Linux)
+            inotify = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
+            if inotify >= 0 { _ = pipe(&stopPipe) }
+        #endif
+    }
+
+    /// True when changes wake the watcher at once; false when it must poll.
+    var isEventDriven: Bool {
+        #if os(Linux)
+            return inotify >= 0 && stopPipe[0] >= 0
+        #else
+            return false
+        #endif
+    }
+
+    /// Adds a watch on every folder under the watched ones (skipping the same folders a snapshot
+    /// skips). Cheap to repeat: a folder already watched keeps its watch.
+    func watchFolders() {
+        #if os(Linux)
+            guard isEventDriven else { return }
+            let mask = UInt32(
+                IN_CLOSE_WRITE | IN_MODIFY | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE)
+            var queue = folders
+            while let folder = queue.popLast(), watched.count < 4096 {
+                let path = root.appendingPathComponent(folder).path
+                var info = stat()
+                guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else { continue }
+                if !watched.contains(path), inotify_add_watch(inotify, path, mask) >= 0 {
+                    watched.insert(path)
+                }
+                let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
+                for name in names where !name.hasPrefix(".") && !skipped.contains(name) {
+                    queue.append(folder + "/" + name)
+                }
+            }
+        #endif
+    }
+
+    /// Waits up to `seconds` for a change or a stop.
+    func wait(seconds: Double) -> Wake {
+        if lock.withLock({ stopped }) { return .stop }
+        #if os(Linux)
+            if isEventDriven {
+                var descriptors = [
+                    pollfd(fd: inotify, events: Int16(POLLIN), revents: 0),
+                    pollfd(fd: stopPipe[0], events: Int16(POLLIN), revents: 0),
+                ]
+                let ready = poll(&descriptors, 2, Int32(seconds * 1000))
+                if descriptors[1].revents != 0 || lock.withLock({ stopped }) { return .stop }
+                guard ready > 0 else { return .timeout }
+                // The events only say "look now"; the snapshot says what changed.
+                var buffer = [UInt8](repeating: 0, count: 16_384)
+                while read(inotify, &buffer, buffer.count) > 0 {}
+                return .change
+            }
+        #endif
+        return stopSignal.wait(timeout: .now() + seconds) == .success ? .stop : .timeout
+    }
+
+    func stop() {
+        lock.withLock { stopped = true }
+        stopSignal.signal()
+        #if os(Linux)
+            if stopPipe[1] >= 0 {
+                var byte: UInt8 = 1
+                _ = write(stopPipe[1], &byte, 1)
+            }
+        #endif
+    }
+
+    /// Releases the inotify descriptor and the pipe (after the watcher's thread is done).
+    func close() {
+        #if os(Linux)
+            for descriptor in [inotify] + stopPipe where descriptor >= 0 { Glibc.close(descriptor) }
+        #endif
+    }
+}

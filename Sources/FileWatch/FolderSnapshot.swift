@@ -1,0 +1,57 @@
+import Foundation
+
+/// A file's modification time and size: what polling compares.
+package struct FileStamp: Equatable, Sendable {
+    package var modified: Double
+    package var size: Int
+
+    package init(modified: Double, size: Int) {
+        self.modified = modified
+        self.size = size
+    }
+}
+
+/// The files under a few folders of a root, each with its stamp, keyed by path relative to the
+/// root (`chapters/08-the-track-open-protocol.md`).
+package struct FolderSnapshot: Equatable, Sendable {
+    package var files: [String: FileStamp] = [:]
+
+    /// A walk past `limit` files stops, so that a huge tree dropped into a watched folder cannot
+    /// make every look slow.
+    static let limit = 20_000
+
+    package init(files: [String: FileStamp] = [:]) {
+        self.files = files
+    }
+
+    /// Reads the stamps of every file under `folders` (missing folders are empty), never looking
+    /// into a folder whose name is in `skipped` nor into hidden ones.
+    package static func take(root: URL, folders: [String], skipping skipped: Set<String>) -> FolderSnapshot {
+        var snapshot = FolderSnapshot()
+        var queue = folders
+        while let folder = queue.popLast(), snapshot.files.count < limit {
+            let url = root.appendingPathComponent(folder)
+            guard let names = try? FileManager.default.contentsOfDirectory(atPath: url.path) else { continue }
+            for name in names where !name.hasPrefix(".") {
+                let path = folder + "/" + name
+                var info = stat()
+                guard stat(root.appendingPathComponent(path).path, &info) == 0 else { continue }
+                if (info.st_mode & S_IFMT) == S_IFDIR {
+                    if !skipped.contains(name) { queue.append(path) }
+                } else {
+                    let modified = Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9
+                    snapshot.files[path] = FileStamp(modified: modified, size: Int(info.st_size))
+                }
+            }
+        }
+        return snapshot
+    }
+
+    /// The paths added, removed or changed since `earlier`, sorted.
+    package func changedPaths(since earlier: FolderSnapshot) -> [String] {
+        var changed = Set<String>()
+        for (path, stamp) in files where earlier.files[path] != stamp { changed.insert(path) }
+        for path in earlier.files.keys where files[path] == nil { changed.insert(path) }
+        return changed.sorted()
+    }
+}

@@ -1,0 +1,102 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import FileWatch
+
+private func snapshot(_ files: [String: (Double, Int)]) -> FolderSnapshot {
+    FolderSnapshot(files: files.mapValues { FileStamp(modified: $0.0, size: $0.1) })
+}
+
+/// Source: this book: the live site rebuilds on a settled change; an exercise's watch re-checks.
+@Suite("Watching folders")
+struct FolderWatcherTests {
+    static let folders = ["chapters", "exercises", "site"]
+    static let skipped: Set<String> = [".build", "Work"]
+
+    struct DebounceCase: Sendable, CustomTestStringConvertible {
+        var id: String
+        var source: String
+        /// Snapshots (by name) and the time each is seen.
+        var steps: [(snapshot: String, time: Double)]
+        /// What each step answers.
+        var expected: [[String]?]
+        var testDescription: String { id }
+    }
+
+    static let snapshots = [
+        "initial": snapshot(["chapters/01-a.md": (1, 10)]),
+        "edited": snapshot(["chapters/01-a.md": (2, 12)]),
+        "edited-again": snapshot(["chapters/01-a.md": (3, 14)]),
+        "added": snapshot(["chapters/01-a.md": (1, 10), "site/home.md": (5, 3)]),
+    ]
+
+    static let debounceCases: [DebounceCase] = [
+        .init(
+            id: "nothing-changed", source: "this book: live site, rebuild on change only",
+            steps: [("initial", 0.15), ("initial", 0.30)], expected: [nil, nil]),
+        .init(
+            id: "change-then-quiet", source: "this book: live site, debounce",
+            steps: [("edited", 0.15), ("edited", 0.18)], expected: [nil, ["chapters/01-a.md"]]),
+        .init(
+            id: "change-too-soon", source: "this book: an editor's save is several writes",
+            steps: [("edited", 0.15), ("edited", 0.16), ("edited", 0.19)],
+            expected: [nil, nil, ["chapters/01-a.md"]]),
+        .init(
+            id: "second-write-restarts-the-wait", source: "this book: an editor's save is several writes",
+            steps: [
+                ("edited", 0.15), ("edited-again", 0.18), ("edited-again", 0.20), ("edited-again", 0.21),
+            ],
+            expected: [nil, nil, nil, ["chapters/01-a.md"]]),
+        .init(
+            id: "change-undone", source: "this book: nothing to rebuild",
+            steps: [("edited", 0.15), ("initial", 0.18), ("initial", 0.30)], expected: [nil, nil, nil]),
+        .init(
+            id: "file-added", source: "this book: live site, watch site/",
+            steps: [("added", 0.15), ("added", 0.30), ("added", 0.45)],
+            expected: [nil, ["site/home.md"], nil]),
+    ]
+
+    @Test(arguments: debounceCases)
+    func debouncerRebuildsOnceAChangeHasSettled(_ debounceCase: DebounceCase) throws {
+        var debouncer = ChangeDebouncer(initial: try #require(Self.snapshots["initial"]), quietPeriod: 0.03)
+        var answers: [[String]?] = []
+        for step in debounceCase.steps {
+            answers.append(debouncer.observe(try #require(Self.snapshots[step.snapshot]), at: step.time))
+        }
+        #expect(answers == debounceCase.expected)
+    }
+
+    @Test func snapshotSeesTheWatchedFoldersAndSkipsWorkCopies() throws {
+        let book = try TemporaryFolder()
+        try book.write("chapters/01-greeting.md", "# Greeting\n")
+        try book.write("site/home.md", "# Home\n")
+        try book.write("exercises/01-say-hello/Work/Sources/x.swift", "let x = 1\n")
+        try book.write("Sources/Other/y.swift", "let y = 1\n")
+        let before = FolderSnapshot.take(root: book.url, folders: Self.folders, skipping: Self.skipped)
+        #expect(before.files.keys.contains("chapters/01-greeting.md"))
+        #expect(before.files.keys.contains("site/home.md"))
+        #expect(!before.files.keys.contains { $0.contains("/Work/") || $0.hasPrefix("Sources/") })
+        try book.write("chapters/01-greeting.md", "# Greeting, edited\n")
+        try book.write("exercises/01-say-hello/Work/Sources/x.swift", "let x = 2\n")
+        #expect(
+            FolderSnapshot.take(root: book.url, folders: Self.folders, skipping: Self.skipped).changedPaths(
+                since: before) == ["chapters/01-greeting.md"])
+    }
+
+    @Test func watcherCallsBackAfterAnEdit() async throws {
+        let book = try TemporaryFolder()
+        try book.write("chapters/02-farewell.md", "# Farewell\n")
+        let seen = Mailbox<[String]>()
+        let watcher = FolderWatcher(
+            root: book.url, folders: Self.folders, skipping: Self.skipped, interval: 0.02, quietPeriod: 0.01
+        ) { seen.put($0) }
+        let started = Mailbox<Bool>()
+        watcher.start { started.put(true) }
+        defer { watcher.stop() }
+        #expect(await started.take() == true)
+        try book.write("chapters/02-farewell.md", "# Farewell, edited\n")
+        try book.write("exercises/01-say-hello/Work/x.swift", "let x = 2\n")
+        #expect(await seen.take() == ["chapters/02-farewell.md"])
+    }
+}

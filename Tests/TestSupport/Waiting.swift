@@ -1,0 +1,46 @@
+import Dispatch
+import Foundation
+
+/// Runs blocking work on a Dispatch queue, never on the cooperative threads every suite shares.
+package func offPool<Value: Sendable>(_ body: @escaping @Sendable () -> Value) async -> Value {
+    await withCheckedContinuation { continuation in
+        DispatchQueue.global().async { continuation.resume(returning: body()) }
+    }
+}
+
+/// Hands values from a background thread (a watcher, a server's handler) to a waiting test.
+package final class Mailbox<Value: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private let ready = DispatchSemaphore(value: 0)
+    private var values: [Value] = []
+
+    package init() {}
+
+    package func put(_ value: Value) {
+        lock.withLock { values.append(value) }
+        ready.signal()
+    }
+
+    /// The next value, waiting off the cooperative pool until one arrives or `timeout` passes.
+    package func take(timeout: Duration = .seconds(20)) async -> Value? {
+        let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
+        return await offPool { [self] in
+            guard ready.wait(timeout: .now() + seconds) == .success else { return nil }
+            return lock.withLock { values.removeFirst() }
+        }
+    }
+}
+
+/// Waits until `condition` holds, looking again every few milliseconds, for at most `timeout`:
+/// for a state that sends no event of its own (a status another thread updates, a port a child
+/// process opens). The suite's one polling loop; everything else waits on an event.
+package func eventually(
+    timeout: Duration = .seconds(20), _ condition: @Sendable () async throws -> Bool
+) async rethrows -> Bool {
+    let deadline = ContinuousClock.now + timeout
+    while ContinuousClock.now < deadline {
+        if try await condition() { return true }
+        try? await Task.sleep(for: .milliseconds(10))
+    }
+    return try await condition()
+}
