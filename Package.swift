@@ -44,13 +44,17 @@ let package = Package(
         // RFC 8259 checked strictly, with the line, column and reason of the first problem: for
         // chapter snippets (the engine) and request bodies (the server). Imports no C module.
         .target(name: "StrictJSON", swiftSettings: optimisedInDebug),
+        // The one way the package runs a child process to completion: output in files, a
+        // deadline, the whole tree stopped on a timeout (or Ctrl-C, for a command).
+        .target(name: "ProcessRunner"),
         // The literate engine: chunks, tangle, snippet checks, diagnostics. Knows Markdown, never
         // deep links.
-        .target(name: "Literate", dependencies: ["CCmark", "StrictJSON"], swiftSettings: optimisedInDebug),
+        .target(
+            name: "Literate", dependencies: ["CCmark", "ProcessRunner", "StrictJSON"], swiftSettings: optimisedInDebug),
         // A small argument parser and help formatter shared by both executables.
         .target(name: "CommandLineKit"),
         // The engine's commands (tangle, check, lint), reused by `literate` and `workbook`.
-        .target(name: "LiterateCLI", dependencies: ["Literate", "CommandLineKit"]),
+        .target(name: "LiterateCLI", dependencies: ["Literate", "CommandLineKit", "ProcessRunner"]),
         .executableTarget(name: "literate", dependencies: ["LiterateCLI", "CommandLineKit"]),
         // The site generator: weaves the book into static HTML (hand-written; knows Markdown and
         // chunks, never deep links).
@@ -87,9 +91,10 @@ let package = Package(
         // MARK: The workbook's subsystems (hand-written), one job each; `workbook` is their shell.
         // The snippet checkers `workbook check` registers: the linters, plists, manifests, console
         // transcripts and Swift samples.
-        .target(name: "BookChecks", dependencies: ["ConsoleCheck", "DeepLinkCore", "Literate", "StrictJSON"]),
+        .target(
+            name: "BookChecks", dependencies: ["ConsoleCheck", "DeepLinkCore", "Literate", "ProcessRunner", "StrictJSON"]),
         // Console transcripts (`console` blocks) run and compared, against the book's mock server.
-        .target(name: "ConsoleCheck", dependencies: ["Literate", "MockServer", "HTTPShell", "StrictJSON"]),
+        .target(name: "ConsoleCheck", dependencies: ["Literate", "MockServer", "HTTPShell", "ProcessRunner", "StrictJSON"]),
         // `workbook doctor`: a domain's association files fetched and checked per platform.
         .target(name: "Doctor", dependencies: ["CommandLineKit", "DeepLinkCore", "Literate", "StrictJSON"]),
         // The exercises: catalog, generated packages, test runs, progress, reports and grading.
@@ -97,8 +102,6 @@ let package = Package(
             name: "Exercises",
             dependencies: ["CommandLineKit", "FileWatch", "Literate", "LiterateCLI", "ProcessRunner", "Weave"]
         ),
-        // Child processes with a deadline, their whole tree stopped on a timeout or Ctrl-C.
-        .target(name: "ProcessRunner"),
         // `workbook serve`'s site: rebuilt on every save of a chapter and reported to the server.
         .target(name: "LiveSite", dependencies: ["CommandLineKit", "FileWatch", "Literate", "MockServer", "Weave"]),
         // Folders watched for saves: inotify on Linux, polling elsewhere, snapshots say what changed.
@@ -148,7 +151,7 @@ let package = Package(
 
         // MARK: The workbook's subsystems, tested by importing them
         // Runs the package's executables as a user would, in throwaway folders.
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["ProcessRunner"], path: "Tests/TestSupport"),
         // Depends on the SDK so that its module is built for the samples to type-check against.
         .testTarget(name: "BookChecksTests", dependencies: ["BookChecks", "Literate", "Li2SDK", "TestSupport"]),
         .testTarget(name: "ConsoleCheckTests", dependencies: ["ConsoleCheck", "Literate"]),

@@ -1,5 +1,6 @@
 import Foundation
 import Literate
+import ProcessRunner
 
 /// `swift-sample`: type-checks the Swift an app developer writes against the book's SDK.
 ///
@@ -73,8 +74,9 @@ package struct SwiftSampleChecker: SnippetChecker {
         } catch {
             return [SnippetFinding(.error, SwiftSampleMessage.cannotWrite("\(error)"))]
         }
-        let run = ProcessRunner.run(
-            swiftc, ["-typecheck", "-swift-version", "6", "-I", modules.path] + files.paths)
+        let run = Subprocess.run(
+            swiftc, ["-typecheck", "-swift-version", "6", "-I", modules.path] + files.paths, timeout: 600,
+            stopsOnInterrupt: false)
         let (placed, unplaced) = files.place(run.output)
         var findings = placed.map { message in
             SnippetFinding(message.severity, line: message.line + 1, column: message.column, message.message)

@@ -103,15 +103,13 @@ package struct ConsoleChecker: SnippetChecker {
         -> [SnippetFinding]
     {
         var findings: [SnippetFinding] = []
-        let outputFile = session.folder.appendingPathComponent("command-output")
         for command in transcript.commands {
             let reader = Self.readerAddresses.first { command.text.contains($0) } ?? Self.readerAddresses[0]
             var text = command.text
             for address in Self.readerAddresses {
                 text = text.replacingOccurrences(of: address, with: session.baseURL)
             }
-            let run = ShellCommand.run(
-                text, in: folder, outputFile: outputFile, timeout: commandTimeout, searchFirst: toolFolder)
+            let run = ShellCommand.run(text, in: folder, timeout: commandTimeout, searchFirst: toolFolder)
             let line = command.line + 1
             guard !run.timedOut else {
                 findings.append(

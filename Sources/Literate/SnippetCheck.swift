@@ -1,4 +1,5 @@
 import Foundation
+import ProcessRunner
 import StrictJSON
 
 /// A non-Swift snippet handed to a checker: the block and its text.
@@ -208,7 +209,7 @@ public struct BookChecker: Sendable {
                     at: blocks[0].location)
             ]
         }
-        let run = ProcessRunner.run(swiftc, ["-parse"] + files.paths)
+        let run = Subprocess.run(swiftc, ["-parse"] + files.paths, timeout: 600, stopsOnInterrupt: false)
         guard run.status != 0 else { return [] }
         let (placed, unplaced) = files.place(run.output)
         var diagnostics = placed.map { message in
@@ -258,26 +259,5 @@ public struct CompilerMessage: Equatable, Sendable {
         self.column = column
         self.severity = severity
         self.message = parts[4].trimmingCharacters(in: .whitespaces)
-    }
-}
-
-/// Runs a child process and collects its combined output.
-public enum ProcessRunner {
-    public static func run(_ executable: String, _ arguments: [String], currentDirectory: URL? = nil)
-        -> (status: Int32, output: String)
-    {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        if let currentDirectory { process.currentDirectoryURL = currentDirectory }
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        do { try process.run() } catch {
-            return (127, "cannot run \(executable): \(error.localizedDescription)")
-        }
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
     }
 }

@@ -10,7 +10,7 @@ import Foundation
 ///
 /// ```swift
 /// let files = try SwiftBlockFiles.write(blocks, in: folder)
-/// let run = ProcessRunner.run(swiftc, ["-parse"] + files.paths)
+/// let run = Subprocess.run(swiftc, ["-parse"] + files.paths, timeout: 600)
 /// for message in files.place(run.output).placed {
 ///     print(blocks[message.block].location(ofLine: message.line, offset: message.column - 1))
 /// }

@@ -1,6 +1,7 @@
 import CommandLineKit
 import Foundation
 import Literate
+import ProcessRunner
 
 /// `lint`: `swift format lint --strict` over the package, with findings in generated files
 /// mapped back to the chapter lines they come from.
@@ -39,7 +40,7 @@ public let lintCommand = Command(
     if fileManager.fileExists(atPath: configuration.path) {
         options += ["--configuration", configuration.path]
     }
-    let run = ProcessRunner.run(command.0, command.1 + options + targets, currentDirectory: root)
+    let run = Subprocess.run(command.0, command.1 + options + targets, in: root, timeout: 600)
     var findings = 0
     let rootPrefix = root.path + "/"
     for line in run.output.split(separator: "\n").map(String.init) {

@@ -1,71 +1,136 @@
 import Dispatch
 import Foundation
 
-/// Runs `swift build` and `swift test` for the exercise commands: output captured in a file (so a
-/// chatty build can never block on a full pipe), a deadline after which the whole process group is
-/// killed, and Ctrl-C passed on to the child before the tool exits.
+/// The package's one way to run a child process to completion: what the exercises build and
+/// test with, what checks a console transcript, what runs `swiftc -parse`, `swift format`, DocC's
+/// tools, and the executables under test.
+///
+/// Output goes to files, never pipes, so a chatty child can never block on a full pipe and a killed
+/// pipeline cannot leave a writer holding one open. A deadline kills the child and everything it
+/// started. With `stopsOnInterrupt`, Ctrl-C (or SIGTERM) stops the child before the tool exits.
+///
+/// ```swift
+/// let result = Subprocess.run("/bin/sh", ["-c", "echo hi"], timeout: 5)
+/// result.output  // "hi\n"
+/// ```
 package enum Subprocess {
-    package struct Result: Sendable {
+    package struct Result: Equatable, Sendable {
         package var status: Int32
+        /// Standard output, with standard error interleaved unless it was asked apart.
         package var output: String
+        /// Standard error when `separateErrors` asked for it apart; empty otherwise.
+        package var errors: String
         package var timedOut: Bool
         package var seconds: Double
+
+        package init(status: Int32, output: String, errors: String = "", timedOut: Bool, seconds: Double) {
+            self.status = status
+            self.output = output
+            self.errors = errors
+            self.timedOut = timedOut
+            self.seconds = seconds
+        }
     }
 
     /// Runs `executable` with `arguments` in `directory` and waits at most `timeout` seconds.
     ///
-    /// Foundation starts each child in a process group of its own, so on a timeout (or Ctrl-C)
-    /// killing the group also stops what the child started, such as the test runner that
-    /// `swift test` spawns.
+    /// - `environment` is added to the inherited one.
+    /// - `separateErrors` keeps standard error apart (in ``Result/errors``).
+    /// - `outputLimit` caps what is read back of each output.
+    /// - `stopsOnInterrupt` kills the child on Ctrl-C or SIGTERM and exits the tool: right for a
+    ///   command, wrong inside a server that stops gracefully.
+    /// - `stopsLeftovers` kills what the child left running in its process group after it exits
+    ///   (a shell's background job).
+    ///
+    /// Foundation starts each child in a process group of its own, so killing the group also
+    /// stops what the child started, such as the test runner that `swift test` spawns.
     package static func run(
-        _ executable: String, _ arguments: [String], in directory: URL, environment: [String: String] = [:],
-        timeout: TimeInterval
+        _ executable: String, _ arguments: [String], in directory: URL? = nil,
+        environment: [String: String] = [:], timeout: TimeInterval, separateErrors: Bool = false,
+        outputLimit: Int = .max, stopsOnInterrupt: Bool = true, stopsLeftovers: Bool = false
     ) -> Result {
-        let started = Date()
-        let logURL = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "workbook-exercises-\(UUID().uuidString).log")
-        _ = FileManager.default.createFile(atPath: logURL.path, contents: nil)
-        defer { try? FileManager.default.removeItem(at: logURL) }
-        guard let log = try? FileHandle(forWritingTo: logURL) else {
-            return Result(status: 127, output: "cannot create \(logURL.path)", timedOut: false, seconds: 0)
+        let started = ContinuousClock.now
+        func seconds() -> Double {
+            let elapsed = (ContinuousClock.now - started).components
+            return Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18
+        }
+        let files = OutputFiles(separate: separateErrors)
+        defer { files.remove() }
+        guard let out = files.open(files.output), let err = files.errors.map(files.open) ?? out else {
+            return Result(
+                status: 127,
+                output: "cannot create a file in \(files.folder): \(String(cString: strerror(errno)))",
+                timedOut: false, seconds: 0)
         }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
-        process.currentDirectoryURL = directory
-        var env = ProcessInfo.processInfo.environment
-        for (key, value) in environment { env[key] = value }
-        process.environment = env
+        if let directory { process.currentDirectoryURL = directory }
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         process.standardInput = FileHandle.nullDevice
-        process.standardOutput = log
-        process.standardError = log
+        process.standardOutput = out
+        process.standardError = err
         let finished = DispatchSemaphore(value: 0)
         process.terminationHandler = { _ in finished.signal() }
         do {
             try process.run()
         } catch {
-            try? log.close()
+            try? out.close()
+            try? err.close()
             return Result(
                 status: 127, output: "cannot run \(executable): \(error.localizedDescription)",
                 timedOut: false,
                 seconds: 0)
         }
         let pid = process.processIdentifier
-        ChildProcesses.shared.add(pid)
+        if stopsOnInterrupt { ChildProcesses.shared.add(pid) }
         var timedOut = false
         if finished.wait(timeout: .now() + timeout) == .timedOut {
             timedOut = true
             ChildProcesses.kill(pid)
             _ = finished.wait(timeout: .now() + 5)
+        } else if stopsLeftovers {
+            _ = Foundation.kill(-pid, SIGKILL)
         }
-        ChildProcesses.shared.remove(pid)
-        try? log.close()
-        let output =
-            FileManager.default.contents(atPath: logURL.path).map { String(decoding: $0, as: UTF8.self) }
-            ?? ""
+        if stopsOnInterrupt { ChildProcesses.shared.remove(pid) }
+        try? out.close()
+        try? err.close()
         return Result(
-            status: timedOut ? -1 : process.terminationStatus, output: output, timedOut: timedOut,
-            seconds: Date().timeIntervalSince(started))
+            status: timedOut ? -1 : process.terminationStatus,
+            output: files.read(files.output, limit: outputLimit),
+            errors: files.errors.map { files.read($0, limit: outputLimit) } ?? "", timedOut: timedOut,
+            seconds: seconds())
+    }
+}
+
+/// The files a child writes its output to, in a folder of their own removed afterwards.
+private struct OutputFiles {
+    let folder: URL
+    let output: URL
+    let errors: URL?
+
+    init(separate: Bool) {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "workbook-run-\(UUID().uuidString)")
+        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        output = folder.appendingPathComponent("output")
+        errors = separate ? folder.appendingPathComponent("errors") : nil
+    }
+
+    func open(_ file: URL) -> FileHandle? {
+        guard FileManager.default.createFile(atPath: file.path, contents: nil) else { return nil }
+        return try? FileHandle(forWritingTo: file)
+    }
+
+    func read(_ file: URL, limit: Int) -> String {
+        guard let handle = try? FileHandle(forReadingFrom: file) else { return "" }
+        defer { try? handle.close() }
+        let data = (limit == .max ? try? handle.readToEnd() : try? handle.read(upToCount: limit)) ?? nil
+        return String(decoding: data ?? Data(), as: UTF8.self)
+    }
+
+    func remove() {
+        try? FileManager.default.removeItem(at: folder)
     }
 }
 

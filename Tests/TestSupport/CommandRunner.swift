@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import Testing
+import ProcessRunner
 
 /// Runs the package's executables the way a user does, and captures what they print.
 package enum CommandRunner {
@@ -22,74 +22,49 @@ package enum CommandRunner {
         #endif
     }
 
-    /// Runs one of the package's executables and waits for it.
+    /// Runs one of the package's executables and waits for it (at most `timeout` seconds).
     ///
     /// Waiting for a process blocks a thread, so it happens on a serial Dispatch queue, never on
     /// the few cooperative threads that every suite shares (loopback servers' handlers run
     /// there); one run at a time also keeps a 2-core machine from drowning in processes.
     package static func run(
-        _ tool: String, _ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:]
+        _ tool: String, _ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:],
+        timeout: TimeInterval = 600
     ) async throws -> Output {
-        try await offPool {
-            let process = Process()
-            process.executableURL = productsDirectory.appendingPathComponent(tool)
-            try start(process, arguments: arguments, in: directory, environment: environment)
-            return try collect(process)
+        await serially {
+            collect(
+                Subprocess.run(
+                    productsDirectory.appendingPathComponent(tool).path, arguments, in: directory,
+                    environment: environment, timeout: timeout, separateErrors: true, stopsOnInterrupt: false)
+            )
         }
     }
 
     /// Runs any executable found on PATH, the same way.
-    package static func system(_ tool: String, _ arguments: [String], in directory: URL? = nil) async throws
-        -> Output
-    {
-        try await offPool {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            try start(process, arguments: [tool] + arguments, in: directory, environment: [:])
-            return try collect(process)
+    package static func system(
+        _ tool: String, _ arguments: [String], in directory: URL? = nil, timeout: TimeInterval = 600
+    ) async throws -> Output {
+        await serially {
+            collect(
+                Subprocess.run(
+                    "/usr/bin/env", [tool] + arguments, in: directory, timeout: timeout, separateErrors: true,
+                    stopsOnInterrupt: false))
         }
     }
 
     private static let queue = DispatchQueue(label: "workbook-cli-test-runs")
 
-    private static func offPool(_ body: @escaping @Sendable () throws -> Output) async throws -> Output {
-        try await withCheckedThrowingContinuation { continuation in
-            queue.async { continuation.resume(with: Result { try body() }) }
+    private static func serially(_ body: @escaping @Sendable () -> Output) async -> Output {
+        await withCheckedContinuation { continuation in
+            queue.async { continuation.resume(returning: body()) }
         }
     }
 
-    private static func start(
-        _ process: Process, arguments: [String], in directory: URL?, environment: [String: String]
-    ) throws {
-        process.arguments = process.arguments.map { $0 + arguments } ?? arguments
-        if let directory { process.currentDirectoryURL = directory }
-        var env = ProcessInfo.processInfo.environment
-        for (key, value) in environment { env[key] = value }
-        process.environment = env
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = Pipe()
-        process.standardError = Pipe()
-        try process.run()
-    }
-
-    private static func collect(_ process: Process) throws -> Output {
-        guard let out = process.standardOutput as? Pipe, let err = process.standardError as? Pipe else {
-            throw CocoaError(.fileReadUnknown)
-        }
-        // Read both pipes concurrently so a chatty process cannot fill one and block.
-        nonisolated(unsafe) var errData = Data()
-        let group = DispatchGroup()
-        group.enter()
-        DispatchQueue.global().async {
-            errData = err.fileHandleForReading.readDataToEndOfFile()
-            group.leave()
-        }
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        group.wait()
-        process.waitUntilExit()
-        return Output(
-            status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-            stderr: String(decoding: errData, as: UTF8.self))
+    private static func collect(_ result: Subprocess.Result) -> Output {
+        // A run past its deadline fails the test with what it printed so far.
+        Output(
+            status: result.timedOut ? -1 : result.status, stdout: result.output,
+            stderr: result.timedOut ? result.errors + "\n(stopped after the test's deadline)" : result.errors)
     }
 }
 
