@@ -2,7 +2,7 @@ import AttributionService
 import CommandLineKit
 import EventLog
 import Foundation
-import HTTPShell
+import HTTPCore
 import MockServer
 import Testing
 

@@ -2,9 +2,11 @@ import AttributionService
 import CommandLineKit
 import Dispatch
 import Foundation
-import HTTPShell
+import HTTPCore
 import LiterateCLI
+import MicroHTTPDServer
 import MockServer
+import Simulator
 
 /// `workbook serve [--host ADDRESS] [--port PORT] [--config FILE] [--data-dir DIR] [--reset]
 /// [--tls-cert FILE --tls-key FILE] [--test-clock] [--seed N] [--book DIR] [--no-site] [--reference]
@@ -152,6 +154,7 @@ enum ServeOptions {
         options.seed = try seed(arguments.value("seed"))
         options.requestHeadTimeoutSeconds = try headTimeout(arguments.value("request-head-timeout"))
         options.maxConnectionsPerAddress = try perAddressLimit(arguments.value("max-connections-per-address"))
+        options.routeProviders = [SimulatorRoutes()]
         if let certificate, let key {
             options.tls = HTTPServer.TLSFiles(certificatePath: certificate, privateKeyPath: key)
         }
