@@ -63,9 +63,14 @@ let package = Package(
         // Tangled from chapters/: do not edit the generated files by hand.
         .target(name: "DeepLinkCore"),
 
-        // The mock server's HTTP shell over libmicrohttpd (hand-written): request and response
-        // values, routing, CORS, limits, errors, and the server itself.
-        .target(name: "HTTPShell", dependencies: ["CMicroHTTPD", "CMicroHTTPDShim", "StrictJSON"]),
+        // The HTTP core (hand-written): request and response values, routing, middleware (CORS),
+        // the body limit and request framing rules, JSON bodies, errors, and the pure half of
+        // streaming. Imports no C module: everything here is tested without sockets.
+        .target(name: "HTTPCore", dependencies: ["StrictJSON"]),
+        // The HTTP engine adapter (hand-written): the server over libmicrohttpd, a thin C
+        // callback around an HTTPCore responder, request-head deadlines, and the engine half of
+        // streaming (suspending and resuming connections). Swap this target to change engines.
+        .target(name: "MicroHTTPDServer", dependencies: ["HTTPCore", "CMicroHTTPD", "CMicroHTTPDShim"]),
         // The append-only event log on SQLite with group commit (hand-written).
         .target(name: "EventLog", dependencies: ["CSQLite"]),
         // Appends and acknowledges events until killed: the event log's crash test runs it.
@@ -74,12 +79,19 @@ let package = Package(
         // MARK: Server targets (the attribution service and the mock server)
         // Tangled from chapters/08: the service's decisions, pure (no HTTP, no C).
         .target(name: "AttributionService", dependencies: ["DeepLinkCore"]),
-        // The mock server (hand-written): the HTTP shell, stores and resources around the service.
+        // The mock server (hand-written): routes, stores and resources around the service, and the
+        // runtime that serves them over the engine adapter. It never links the SDK.
         .target(
             name: "MockServer",
-            // Li2SDK: the simulator's sessions run the real SDK against this server in process.
-            dependencies: ["AttributionService", "HTTPShell", "EventLog", "DeepLinkCore", "Li2SDK"],
+            dependencies: ["AttributionService", "HTTPCore", "MicroHTTPDServer", "EventLog", "DeepLinkCore"],
             resources: [.copy("Resources/openapi.json"), .copy("Resources/interstitial.html")]
+        ),
+        // The deferred-flow simulator (hand-written): each session runs the real SDK against a
+        // mock server of its own, in process. It hands its routes to the server's router
+        // (SimulatorRoutes), so the server itself needs no SDK.
+        .target(
+            name: "Simulator",
+            dependencies: ["MockServer", "Li2SDK", "AttributionService", "HTTPCore", "EventLog", "DeepLinkCore"]
         ),
 
         // MARK: SDK target
@@ -94,7 +106,10 @@ let package = Package(
         .target(
             name: "BookChecks", dependencies: ["ConsoleCheck", "DeepLinkCore", "Literate", "ProcessRunner", "StrictJSON"]),
         // Console transcripts (`console` blocks) run and compared, against the book's mock server.
-        .target(name: "ConsoleCheck", dependencies: ["Literate", "MockServer", "HTTPShell", "ProcessRunner", "StrictJSON"]),
+        .target(
+            name: "ConsoleCheck",
+            dependencies: ["HTTPCore", "Literate", "MockServer", "ProcessRunner", "Simulator", "StrictJSON"]
+        ),
         // `workbook doctor`: a domain's association files fetched and checked per platform.
         .target(name: "Doctor", dependencies: ["CommandLineKit", "DeepLinkCore", "Literate", "StrictJSON"]),
         // The exercises: catalog, generated packages, test runs, progress, reports and grading.
@@ -113,7 +128,8 @@ let package = Package(
         .target(
             name: "Serve",
             dependencies: [
-                "BookChecks", "CommandLineKit", "HTTPShell", "LiterateCLI", "LiveSite", "MockServer", "SDKReference",
+                "BookChecks", "CommandLineKit", "HTTPCore", "LiterateCLI", "LiveSite", "MicroHTTPDServer", "MockServer",
+                "SDKReference", "Simulator",
             ]
         ),
         // The command-line shell: the command table and one file per subcommand.
@@ -133,19 +149,25 @@ let package = Package(
             exclude: ["Fixtures"]
         ),
         .testTarget(name: "DeepLinkCoreTests", dependencies: ["DeepLinkCore"]),
-        // A raw-socket HTTP client shared by the loopback tests of the shell and the mock server.
+        // A raw-socket HTTP client shared by the loopback tests of the engine adapter, the event
+        // log and the mock server.
         .target(name: "LoopbackClient", path: "Tests/LoopbackClient"),
+        // A small application on the HTTP core and the cases it must answer: the core's tests run
+        // them in process, the adapter's over loopback.
+        .target(name: "HTTPDemoApp", dependencies: ["HTTPCore"], path: "Tests/HTTPDemoApp"),
+        .testTarget(name: "HTTPCoreTests", dependencies: ["HTTPCore", "HTTPDemoApp"]),
         .testTarget(
-            name: "HTTPShellTests",
-            dependencies: ["HTTPShell", "EventLog", "EventLogProbe", "LoopbackClient"]
+            name: "MicroHTTPDServerTests",
+            dependencies: ["MicroHTTPDServer", "HTTPCore", "HTTPDemoApp", "LoopbackClient"]
         ),
+        .testTarget(name: "EventLogTests", dependencies: ["EventLog", "EventLogProbe", "LoopbackClient"]),
         // MARK: Server test targets
         .testTarget(name: "AttributionServiceTests", dependencies: ["AttributionService"]),
         .testTarget(
             name: "MockServerTests",
             dependencies: [
-                "MockServer", "AttributionService", "HTTPShell", "EventLog", "DeepLinkCore", "workbook",
-                "LoopbackClient",
+                "MockServer", "Simulator", "AttributionService", "HTTPCore", "MicroHTTPDServer", "EventLog",
+                "DeepLinkCore", "workbook", "LoopbackClient",
             ]
         ),
 
@@ -178,7 +200,7 @@ let package = Package(
         .testTarget(
             name: "WorkbookCLITests",
             dependencies: [
-                "workbook", "literate", "HTTPShell", "Literate", "CommandLineKit", "DeepLinkCore",
+                "workbook", "literate", "HTTPCore", "MicroHTTPDServer", "Literate", "CommandLineKit", "DeepLinkCore",
                 "MockServer", "Doctor", "SDKReference", "TestSupport",
             ],
             exclude: ["Fixtures"]

@@ -1,7 +1,8 @@
 import Dispatch
 import Foundation
-import HTTPShell
+import HTTPCore
 import MockServer
+import Simulator
 
 /// The mock server one chapter's transcripts run against: in this process, on 127.0.0.1 and a
 /// free port, with a fresh data folder, a fixed seed and a test clock. Every command of the
@@ -39,6 +40,7 @@ package final class ConsoleSession: @unchecked Sendable {
         options.seed = seed
         options.logRequests = false
         options.logger = .silent
+        options.routeProviders = [SimulatorRoutes()]
         let runtime = MockServerRuntime(options: options)
         let started = blocking { () async -> Result<String, StartFailure> in
             do throws(MockServerRuntime.StartError) {

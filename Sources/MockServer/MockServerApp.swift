@@ -1,16 +1,21 @@
 import AttributionService
 import EventLog
 import Foundation
-import HTTPShell
+import HTTPCore
 
 /// The mock attribution server as a pure responder: routes, keys, CORS, limits and error
 /// envelopes around the ``AttributionService``. Tests call ``respond(to:)`` directly; the
 /// ``MockServerRuntime`` puts it behind libmicrohttpd.
 ///
+/// Its routes are declared once, as a list of ``HTTPRoute`` values; modules above the server add
+/// theirs through ``RouteProvider``s (the deferred-flow simulator, which runs the SDK, is one), and
+/// ``router`` holds them all: the OpenAPI document is checked against that router.
+///
 /// ```swift
 /// let app = try MockServerApp(configuration: configuration, eventStore: InMemoryEventStore())
 /// let response = await app.respond(to: HTTPRequest(method: .get, target: "/healthz"))
 /// response.bodyText  // {"status":"ok"}
+/// app.router.routes.first?.description  // "GET /healthz"
 /// ```
 public struct MockServerApp: HTTPResponder {
     public let configuration: ServerConfiguration
@@ -20,37 +25,18 @@ public struct MockServerApp: HTTPResponder {
     /// Present only in `--test-clock` mode: `POST /api/v1/test/clock` moves it.
     public let testClock: ManualClock?
     public let bodyLimit: BodyLimit
-    /// The deferred-flow simulator's sessions (`/api/v1/sim/...`).
-    public let simulator: Simulator
+    /// Every route the app answers, in the order they are tried: its own and the providers'.
+    public let router: HTTPRouter
     private let responder: any HTTPResponder
-
-    /// Every route, in the order they are tried; the OpenAPI document describes exactly these.
-    public static func routes(testClock: Bool) -> [(method: HTTPMethod, path: String)] {
-        var routes: [(method: HTTPMethod, path: String)] = [
-            (.get, "/healthz"),
-            (.get, "/api/v1/openapi.json"),
-            (.get, "/.well-known/apple-app-site-association"),
-            (.get, "/.well-known/assetlinks.json"),
-            (.post, "/api/v1/track/open"),
-            (.post, "/api/v1/track/lead"),
-            (.post, "/api/v1/track/sale"),
-            (.post, "/api/v1/links"),
-            (.get, "/api/v1/links"),
-            (.get, "/api/v1/events"),
-            (.post, "/api/v1/sim/sessions"),
-            (.post, "/api/v1/sim/sessions/{id}/events"),
-        ]
-        if testClock { routes.append((.post, "/api/v1/test/clock")) }
-        routes += [(.get, "/l/{domain}/{key}"), (.get, "/{key}")]
-        return routes
-    }
 
     /// Builds the app. The association files are generated and linted here, so a
     /// configuration that would produce a broken one fails before anything is served.
+    /// `routeProviders` add their routes after the API's own and before the short links, whose
+    /// patterns would otherwise catch their paths.
     public init(
         configuration: ServerConfiguration, service: AttributionService, eventStore: any EventStore,
         testClock: ManualClock? = nil, bodyLimit: BodyLimit = BodyLimit(),
-        logger: HTTPLogger = .standardError, simulatorLimits: SimulatorLimits = SimulatorLimits()
+        logger: HTTPLogger = .standardError, routeProviders: [any RouteProvider] = []
     ) throws(WellKnownFilesError) {
         self.configuration = configuration
         self.service = service
@@ -58,19 +44,13 @@ public struct MockServerApp: HTTPResponder {
         self.wellKnown = try WellKnownFiles(configuration: configuration)
         self.testClock = testClock
         self.bodyLimit = bodyLimit
-        var simulatorLimits = simulatorLimits
-        if let perAddress = configuration.limits?.simulatorSessionsPerAddress {
-            simulatorLimits.maxSessionsPerAddress = perAddress
-        }
-        self.simulator = Simulator(
-            configuration: configuration, clock: service.clock, tokens: service.tokens,
-            limits: simulatorLimits)
         let handlers = Handlers(
             service: service, recorder: recorder, wellKnown: wellKnown, testClock: testClock,
-            simulator: simulator, linkDomains: Set(configuration.linkDomains.map { $0.lowercased() }),
+            linkDomains: Set(configuration.linkDomains.map { $0.lowercased() }),
             openAPIDocument: ServerResources.openAPIDocument(for: configuration))
-        var router = Router(logger: logger)
-        handlers.register(on: &router)
+        let added = routeProviders.flatMap { $0.routes(configuration: configuration, service: service) }
+        let router = HTTPRouter(handlers.apiRoutes + added + handlers.shortLinkRoutes, logger: logger)
+        self.router = router
         if let origin = configuration.siteOrigin {
             responder = router.wrapped(
                 in: CORSMiddleware(
@@ -86,7 +66,7 @@ public struct MockServerApp: HTTPResponder {
     public init(
         configuration: ServerConfiguration, eventStore: any EventStore, clock: ServiceClock = .system,
         testClock: ManualClock? = nil, tokens: TokenGenerator = .random, logger: HTTPLogger = .standardError,
-        simulatorLimits: SimulatorLimits = SimulatorLimits()
+        routeProviders: [any RouteProvider] = []
     ) throws(WellKnownFilesError) {
         let service = AttributionService(
             configuration: configuration.serviceConfiguration,
@@ -97,7 +77,7 @@ public struct MockServerApp: HTTPResponder {
             clock: testClock.map(ServiceClock.manual) ?? clock, tokens: tokens)
         try self.init(
             configuration: configuration, service: service, eventStore: eventStore, testClock: testClock,
-            logger: logger, simulatorLimits: simulatorLimits)
+            logger: logger, routeProviders: routeProviders)
     }
 
     /// Deferred records evicted so far to keep within `limits.deferredRecords` (0 when the
@@ -125,83 +105,92 @@ struct Handlers: Sendable {
     let recorder: EventRecorder
     let wellKnown: WellKnownFiles
     let testClock: ManualClock?
-    let simulator: Simulator
     let linkDomains: Set<String>
     /// The OpenAPI document with this configuration's domains and links written in.
     let openAPIDocument: Data
     /// Serializes moves of the test clock.
     let clockLock = NSLock()
 
-    func register(on router: inout Router) {
-        router.get("/healthz") { _, _ in try .json(["status": "ok"]) }
-        router.get("/api/v1/openapi.json") { _, _ in
-            HTTPResponse(
-                status: .ok, headers: ["Content-Type": "application/json"],
-                body: openAPIDocument)
-        }
-        router.get("/.well-known/apple-app-site-association") { request, _ in
-            try associationFile(wellKnown.appleAppSiteAssociation, path: request.path)
-        }
-        router.get("/.well-known/assetlinks.json") { request, _ in
-            try associationFile(wellKnown.assetLinks, path: request.path)
-        }
-        router.post("/api/v1/track/open") { request, _ in try await trackOpen(request) }
-        router.post("/api/v1/track/lead") { request, _ in
-            try await conversion(request, LeadRequest.self) { body throws(ServiceError) in
-                try await service.trackLead(body)
-            }
-        }
-        router.post("/api/v1/track/sale") { request, _ in
-            try await conversion(request, SaleRequest.self) { body throws(ServiceError) in
-                try await service.trackSale(body)
-            }
-        }
-        router.post("/api/v1/links") { request, _ in
-            try authorize(request, for: .manage)
-            let body = try request.decodeJSON(CreateLinkRequest.self)
-            let link = try await serviceCall { () throws(ServiceError) in try await service.createLink(body) }
-            return try .json(link, status: .created)
-        }
-        router.get("/api/v1/links") { request, _ in
-            try authorize(request, for: .manage)
-            return try .json(await service.listLinks())
-        }
-        router.get("/api/v1/events") { request, _ in
-            try authorize(request, for: .manage)
-            let limit = try eventLimit(request)
-            let after = try eventCursor(request)
-            return HTTPResponse(
-                status: .ok, headers: ["Content-Type": HTTPResponse.jsonContentType],
-                body: try await recorder.listing(after: after, limit: limit))
-        }
-        router.post("/api/v1/sim/sessions") { request, _ in try await simulator.createSession(request) }
-        router.post("/api/v1/sim/sessions/{id}/events") { request, parameters in
-            try await simulator.play(request, sessionID: parameters.require("id"))
-        }
-        if let testClock {
-            router.post("/api/v1/test/clock") { request, _ in
+    /// The API's routes, in the order they are tried (the test clock's only in `--test-clock`
+    /// mode). The OpenAPI document describes these, the providers' and ``shortLinkRoutes``.
+    var apiRoutes: [HTTPRoute] {
+        var routes = [
+            HTTPRoute(.get, "/healthz") { _, _ in try .json(["status": "ok"]) },
+            HTTPRoute(.get, "/api/v1/openapi.json") { _, _ in
+                HTTPResponse(
+                    status: .ok, headers: ["Content-Type": "application/json"],
+                    body: openAPIDocument)
+            },
+            HTTPRoute(.get, "/.well-known/apple-app-site-association") { request, _ in
+                try associationFile(wellKnown.appleAppSiteAssociation, path: request.path)
+            },
+            HTTPRoute(.get, "/.well-known/assetlinks.json") { request, _ in
+                try associationFile(wellKnown.assetLinks, path: request.path)
+            },
+            HTTPRoute(.post, "/api/v1/track/open") { request, _ in try await trackOpen(request) },
+            HTTPRoute(.post, "/api/v1/track/lead") { request, _ in
+                try await conversion(request, LeadRequest.self) { body throws(ServiceError) in
+                    try await service.trackLead(body)
+                }
+            },
+            HTTPRoute(.post, "/api/v1/track/sale") { request, _ in
+                try await conversion(request, SaleRequest.self) { body throws(ServiceError) in
+                    try await service.trackSale(body)
+                }
+            },
+            HTTPRoute(.post, "/api/v1/links") { request, _ in
                 try authorize(request, for: .manage)
-                let body = try request.decodeJSON(ClockAdvance.self)
-                try advance(testClock, by: body.advanceSeconds)
-                // The periodic purge runs on real time, which a test clock leaves behind: run it
-                // now, as it would have run during the time that just passed.
-                await service.purge()
-                HeapTrim.releaseFreedMemory()
-                return try .json(["now": EventRecorder.timestamp(testClock.now)])
-            }
+                let body = try request.decodeJSON(CreateLinkRequest.self)
+                let link = try await serviceCall { () throws(ServiceError) in
+                    try await service.createLink(body)
+                }
+                return try .json(link, status: .created)
+            },
+            HTTPRoute(.get, "/api/v1/links") { request, _ in
+                try authorize(request, for: .manage)
+                return try .json(await service.listLinks())
+            },
+            HTTPRoute(.get, "/api/v1/events") { request, _ in
+                try authorize(request, for: .manage)
+                let limit = try eventLimit(request)
+                let after = try eventCursor(request)
+                return HTTPResponse(
+                    status: .ok, headers: ["Content-Type": HTTPResponse.jsonContentType],
+                    body: try await recorder.listing(after: after, limit: limit))
+            },
+        ]
+        if let testClock {
+            routes.append(
+                HTTPRoute(.post, "/api/v1/test/clock") { request, _ in
+                    try authorize(request, for: .manage)
+                    let body = try request.decodeJSON(ClockAdvance.self)
+                    try advance(testClock, by: body.advanceSeconds)
+                    // The periodic purge runs on real time, which a test clock leaves behind: run
+                    // it now, as it would have run during the time that just passed.
+                    await service.purge()
+                    HeapTrim.releaseFreedMemory()
+                    return try .json(["now": EventRecorder.timestamp(testClock.now)])
+                })
         }
-        router.get("/l/{domain}/{key}") { request, parameters in
-            let domain = try parameters.require("domain").lowercased()
-            guard linkDomains.contains(domain) else { throw HTTPError.notFound(path: request.path) }
-            return try await visit(domain: domain, key: parameters.require("key"), request: request)
-        }
-        router.get("/{key}") { request, parameters in
-            // On a link domain (by its Host header) every one-segment path is a short link.
-            guard let host = Self.host(of: request), linkDomains.contains(host) else {
-                throw HTTPError.notFound(path: request.path)
-            }
-            return try await visit(domain: host, key: parameters.require("key"), request: request)
-        }
+        return routes
+    }
+
+    /// The short links, last: `/{key}` matches every one-segment path.
+    var shortLinkRoutes: [HTTPRoute] {
+        [
+            HTTPRoute(.get, "/l/{domain}/{key}") { request, parameters in
+                let domain = try parameters.require("domain").lowercased()
+                guard linkDomains.contains(domain) else { throw HTTPError.notFound(path: request.path) }
+                return try await visit(domain: domain, key: parameters.require("key"), request: request)
+            },
+            HTTPRoute(.get, "/{key}") { request, parameters in
+                // On a link domain (by its Host header) every one-segment path is a short link.
+                guard let host = Self.host(of: request), linkDomains.contains(host) else {
+                    throw HTTPError.notFound(path: request.path)
+                }
+                return try await visit(domain: host, key: parameters.require("key"), request: request)
+            },
+        ]
     }
 
     // MARK: Track

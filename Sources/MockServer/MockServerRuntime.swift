@@ -1,7 +1,8 @@
 import AttributionService
 import EventLog
 import Foundation
-import HTTPShell
+import HTTPCore
+import MicroHTTPDServer
 
 /// The running mock server: the event log under the data folder, the app, libmicrohttpd, and a
 /// periodic purge of expired deferred records. `workbook serve` is a thin command around it.
@@ -39,11 +40,13 @@ public final class MockServerRuntime: @unchecked Sendable {
         /// The workbook's version, as `GET /_workbook/config` reports it.
         public var version = "0.0.0"
         /// Seconds a connection has to deliver a request head (`serve --request-head-timeout`);
-        /// nil: the shell's default (10).
+        /// nil: the HTTP server's default (10).
         public var requestHeadTimeoutSeconds: Double?
         /// Connections one client address may hold (`serve --max-connections-per-address`); nil:
-        /// the configuration's `limits.connectionsPerIP`, else the shell's default (64).
+        /// the configuration's `limits.connectionsPerIP`, else the HTTP server's default (64).
         public var maxConnectionsPerAddress: Int?
+        /// Routes that modules above the server add (`workbook serve` adds the simulator's).
+        public var routeProviders: [any RouteProvider] = []
 
         public init(configuration: ServerConfiguration, dataDirectory: URL) {
             self.configuration = configuration
@@ -112,7 +115,8 @@ public final class MockServerRuntime: @unchecked Sendable {
         do {
             app = try MockServerApp(
                 configuration: options.configuration, eventStore: store, testClock: testClock,
-                tokens: options.seed.map(TokenGenerator.seeded) ?? .random, logger: options.logger)
+                tokens: options.seed.map(TokenGenerator.seeded) ?? .random, logger: options.logger,
+                routeProviders: options.routeProviders)
         } catch {
             await store.close()
             throw .configuration(error)

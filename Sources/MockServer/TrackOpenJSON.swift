@@ -1,6 +1,6 @@
 import AttributionService
 import Foundation
-import HTTPShell
+import HTTPCore
 
 /// The two JSON texts every `track/open` call produces, its answer and its analytics event,
 /// written directly.

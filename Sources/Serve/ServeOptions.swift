@@ -1,10 +1,11 @@
 import BookChecks
 import CommandLineKit
 import Foundation
-import HTTPShell
 import LiterateCLI
 import LiveSite
+import MicroHTTPDServer
 import MockServer
+import Simulator
 
 /// The command line turned into the runtime's options.
 package enum ServeOptions {
@@ -41,6 +42,8 @@ package enum ServeOptions {
         options.seed = try seed(arguments.value("seed"))
         options.requestHeadTimeoutSeconds = try headTimeout(arguments.value("request-head-timeout"))
         options.maxConnectionsPerAddress = try perAddressLimit(arguments.value("max-connections-per-address"))
+        // The deferred-flow simulator's routes: it runs the real SDK, which the server does not link.
+        options.routeProviders = [SimulatorRoutes()]
         if let certificate, let key {
             options.tls = HTTPServer.TLSFiles(certificatePath: certificate, privateKeyPath: key)
         }

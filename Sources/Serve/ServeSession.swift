@@ -1,10 +1,11 @@
 import CommandLineKit
 import Dispatch
 import Foundation
-import HTTPShell
+import HTTPCore
 import LiveSite
 import MockServer
 import SDKReference
+import Simulator
 
 /// Runs the server until SIGINT or SIGTERM, then stops it gracefully.
 package enum ServeSession {

@@ -1,7 +1,8 @@
 import Foundation
-import HTTPShell
+import HTTPCore
 import LoopbackClient
 import MockServer
+import Simulator
 import Testing
 
 /// A built site on disk: a few files in a temporary folder, removed when the test ends.
@@ -276,6 +277,7 @@ struct LiveSiteLoopbackTests {
         options.port = 0
         options.logger = .silent
         options.liveSite = LiveSite()
+        options.routeProviders = [SimulatorRoutes()]
         let runtime = MockServerRuntime(options: options)
         let port = try RuntimeTests.port(of: try await runtime.start())
 

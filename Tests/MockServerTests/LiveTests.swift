@@ -1,6 +1,6 @@
 import AttributionService
 import Foundation
-import HTTPShell
+import HTTPCore
 import MockServer
 import Testing
 

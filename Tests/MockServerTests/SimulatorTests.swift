@@ -1,8 +1,9 @@
 import AttributionService
 import EventLog
 import Foundation
-import HTTPShell
+import HTTPCore
 import MockServer
+import Simulator
 import Testing
 
 /// The simulator's session JSON, as a client reads it.
@@ -47,16 +48,23 @@ struct SimSession: Decodable, Equatable {
     var expiresAt: String
 }
 
-/// A server with a clock the tests move, counting tokens, and the simulator's limits.
+/// A server with a clock the tests move, counting tokens, and a simulator with the test's limits
+/// whose routes the server's router has, as `workbook serve` gives them.
 @MainActor
 struct SimHarness {
     let clock = ManualClock(start: TestServer.start)
+    let simulator: Simulator
     let app: MockServerApp
 
     init(limits: SimulatorLimits = SimulatorLimits()) throws {
+        // One generator for both, as SimulatorRoutes shares the app's: session ids and the
+        // sessions' tokens come from the same count.
+        let tokens = TokenGenerator.counting()
+        simulator = Simulator(
+            configuration: TestServer.configuration, clock: .manual(clock), tokens: tokens, limits: limits)
         app = try MockServerApp(
             configuration: TestServer.configuration, eventStore: InMemoryEventStore(), clock: .manual(clock),
-            tokens: .counting(), logger: .silent, simulatorLimits: limits)
+            tokens: tokens, logger: .silent, routeProviders: [FixedRoutes(routes: simulator.routes)])
     }
 
     func create(_ json: String) async -> HTTPResponse {
@@ -417,7 +425,7 @@ struct SimulatorTests {
         )
         harness.clock.advance(by: 500)
         #expect(await harness.create(#"{"platform":"ios"}"#).status == .created)
-        #expect(harness.app.simulator.liveSessionCount == 2)
+        #expect(harness.simulator.liveSessionCount == 2)
     }
 
     @Test func aSessionExpiresAfterItsIdleTimeoutOnTheServersClock() async throws {
@@ -458,7 +466,7 @@ struct SimulatorTests {
         let app = try MockServerApp(
             configuration: TestServer.configuration, eventStore: events,
             clock: .manual(ManualClock(start: TestServer.start)),
-            tokens: .counting(), logger: .silent)
+            tokens: .counting(), logger: .silent, routeProviders: [SimulatorRoutes()])
         let created = await app.respond(to: post("/api/v1/sim/sessions", #"{"platform":"android"}"#))
         let session = try JSONDecoder().decode(SimSession.self, from: created.body)
         for type in ["tapLink", "install", "launch"] {
@@ -466,5 +474,14 @@ struct SimulatorTests {
                 to: post("/api/v1/sim/sessions/\(session.id)/events", #"{"type":"\#(type)"}"#))
         }
         #expect(try await events.recent(limit: 10).isEmpty)
+    }
+}
+
+/// Routes built beforehand, handed to an app as they are: for a test that keeps the simulator.
+struct FixedRoutes: RouteProvider {
+    var routes: [HTTPRoute]
+
+    func routes(configuration: ServerConfiguration, service: AttributionService) -> [HTTPRoute] {
+        routes
     }
 }

@@ -1,7 +1,7 @@
 import AttributionService
 import EventLog
 import Foundation
-import HTTPShell
+import HTTPCore
 import MockServer
 import Testing
 

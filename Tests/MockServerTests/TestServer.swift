@@ -1,7 +1,8 @@
 import AttributionService
 import EventLog
 import Foundation
-import HTTPShell
+import HTTPCore
+import MicroHTTPDServer
 import MockServer
 import Testing
 
@@ -32,13 +33,15 @@ enum TestServer {
         keys: .init(publishable: publishableKey, secret: secretKey))
 
     /// A fresh app: in-memory events, a clock standing at ``start``, counting tokens.
-    static func makeApp(testClock: Bool = false, eventStore: any EventStore = InMemoryEventStore()) throws
-        -> MockServerApp
-    {
+    static func makeApp(
+        testClock: Bool = false, eventStore: any EventStore = InMemoryEventStore(),
+        routeProviders: [any RouteProvider] = []
+    ) throws -> MockServerApp {
         let clock = ManualClock(start: start)
         return try MockServerApp(
             configuration: configuration, eventStore: eventStore, clock: .manual(clock),
-            testClock: testClock ? clock : nil, tokens: .counting(), logger: .silent)
+            testClock: testClock ? clock : nil, tokens: .counting(), logger: .silent,
+            routeProviders: routeProviders)
     }
 
     /// The n-th token of a counting generator.

@@ -1,7 +1,8 @@
 import CommandLineKit
 import DeepLinkCore
 import Foundation
-import HTTPShell
+import HTTPCore
+import MicroHTTPDServer
 import TestSupport
 import Testing
 
@@ -59,7 +60,7 @@ struct DoctorCommandTests {
     static func doctor(
         aasa: ServedFile, assetLinks: ServedFile, _ arguments: [String], hits: HitCounter = HitCounter()
     ) async throws -> (output: CommandRunner.Output, port: Int) {
-        var router = Router(logger: .silent)
+        var router = HTTPRouter(logger: .silent)
         for (path, file) in [(aasaPath, aasa), (assetLinksPath, assetLinks)] {
             router.get(path) { request, _ in
                 if let delay = file.delay { try await Task.sleep(for: delay) }
@@ -293,7 +294,7 @@ struct DoctorCommandTests {
     @Test func aServerThatIsNotThereFails() async throws {
         var configuration = HTTPServer.Configuration()
         configuration.logger = .silent
-        let server = HTTPServer(responder: Router(logger: .silent), configuration: configuration)
+        let server = HTTPServer(responder: HTTPRouter(logger: .silent), configuration: configuration)
         let port = try server.start(host: "127.0.0.1", port: 0)
         await server.stop(gracePeriod: .seconds(1))
         let output = try await Self.runDoctor(["http://127.0.0.1:\(port)", "--timeout", Self.patience])

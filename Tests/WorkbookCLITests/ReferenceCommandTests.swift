@@ -1,5 +1,5 @@
 import Foundation
-import HTTPShell
+import HTTPCore
 import MockServer
 import TestSupport
 import Testing

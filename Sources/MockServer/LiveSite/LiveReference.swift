@@ -1,5 +1,5 @@
 import Foundation
-import HTTPShell
+import HTTPCore
 
 /// The SDK's API reference beside the live site: what `workbook reference` writes (a DocC
 /// archive transformed for static hosting under `/reference`), served at `/reference/…` once it

@@ -1,5 +1,5 @@
 import Foundation
-import HTTPShell
+import HTTPCore
 
 /// The live site's state, shared by whoever builds it and the server that serves it: the folder
 /// of the current build, the ``LiveStatus``, and the open Server-Sent Events streams.

@@ -1,5 +1,5 @@
 import Foundation
-import HTTPShell
+import HTTPCore
 
 /// The mock server's API with the book's site beside it, as `workbook serve` runs them.
 ///

@@ -1,5 +1,5 @@
 import Foundation
-import HTTPShell
+import HTTPCore
 
 /// Serves a built site from a folder: the file a path names, a folder's `index.html`, and the
 /// site's own `404.html` for anything else.

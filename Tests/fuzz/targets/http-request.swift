@@ -1,7 +1,7 @@
 import Foundation
-import HTTPShell
+import HTTPCore
 
-/// What the shell checks itself before a handler runs: any bytes as a request head and body,
+/// What the HTTP core checks before a handler runs: any bytes as a request head and body,
 /// split as a server would, through the framing rules, the body limit, the target parser and
 /// the JSON body decoder.
 @_cdecl("LLVMFuzzerTestOneInput")

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import HTTPShell
+@testable import MicroHTTPDServer
 
 /// A clock the test moves, and the sockets ended so far.
 final class DeadlineProbe: @unchecked Sendable {

@@ -1,4 +1,3 @@
-import CMicroHTTPD
 import Foundation
 
 /// A response body that is written over time instead of all at once: the body of a
@@ -7,7 +6,9 @@ import Foundation
 /// A responder stays pure: it returns an ``HTTPResponse`` whose ``HTTPResponse/stream`` is set,
 /// keeps the stream, and calls ``send(_:)-(Data)`` whenever it has more to say. The server writes
 /// each piece as an HTTP/1.1 chunk as soon as it arrives; between pieces the connection is
-/// suspended, so an open stream holds no server thread. ``finish()`` ends the body; a stopping
+/// suspended, so an open stream holds no server thread. This is the stream's pure half: it
+/// knows no server library, and the engine parks and wakes its connection through an
+/// ``HTTPStreamConnection`` it hands to ``read(into:capacity:connection:)``. ``finish()`` ends the body; a stopping
 /// server finishes every open stream itself, so that a stop never waits on one.
 ///
 /// ```swift
@@ -27,7 +28,7 @@ public final class HTTPStream: @unchecked Sendable, Equatable {
     private var finished = false
     private var closed = false
     /// The connection suspended while it waits for the next piece.
-    private var waitingConnection: OpaquePointer?
+    private var waitingConnection: (any HTTPStreamConnection)?
     private var closeHandlers: [@Sendable () -> Void] = []
 
     public init() {}
@@ -92,10 +93,10 @@ public final class HTTPStream: @unchecked Sendable, Equatable {
         }
     }
 
-    // MARK: The server's side
+    // MARK: The engine's side
 
-    /// What the server's content reader gets back.
-    enum ReadResult: Equatable {
+    /// What the engine's content reader gets back.
+    package enum ReadResult: Equatable {
         case bytes(Int)
         /// Nothing to write yet: the connection was suspended and is resumed by the next send.
         case suspended
@@ -103,11 +104,11 @@ public final class HTTPStream: @unchecked Sendable, Equatable {
     }
 
     /// Copies up to `capacity` buffered bytes into `destination`, or suspends `connection`
-    /// until there are some. Called on a libmicrohttpd thread, from its content reader: the one
-    /// place (besides the access handler) where suspending is allowed.
-    func read(into destination: UnsafeMutableRawPointer, capacity: Int, connection: OpaquePointer?)
-        -> ReadResult
-    {
+    /// until there are some. The engine calls it from its content reader, where suspending is
+    /// allowed; a nil connection (none to park) reads as the end of the body.
+    package func read(
+        into destination: UnsafeMutableRawPointer, capacity: Int, connection: (any HTTPStreamConnection)?
+    ) -> ReadResult {
         lock.streamHeld {
             if !buffer.isEmpty {
                 let count = min(capacity, buffer.count)
@@ -117,17 +118,17 @@ public final class HTTPStream: @unchecked Sendable, Equatable {
                 buffer.removeFirst(count)
                 return .bytes(count)
             }
-            if finished || connection == nil { return .end }
+            guard !finished, let connection else { return .end }
             // Suspend under the lock: a send that comes right after sees the waiting
             // connection and resumes it, so no piece is left waiting for the next one.
             waitingConnection = connection
-            MHD_suspend_connection(connection)
+            connection.suspend()
             return .suspended
         }
     }
 
     /// The connection ended: runs the close handlers once.
-    func connectionEnded() {
+    package func connectionEnded() {
         let handlers: [@Sendable () -> Void] = lock.streamHeld {
             guard !closed else { return [] }
             closed = true
@@ -143,8 +144,23 @@ public final class HTTPStream: @unchecked Sendable, Equatable {
     private func resumeWaiting() {
         guard let connection = waitingConnection else { return }
         waitingConnection = nil
-        MHD_resume_connection(connection)
+        connection.resume()
     }
+}
+
+/// The connection a streamed body is written to, as the engine that owns it parks and wakes it:
+/// suspended while the stream has nothing to write, resumed by the next send or by the finish.
+/// ``HTTPStream`` calls both with its lock held, so a resume never overtakes its suspend.
+///
+/// ```swift
+/// final class Parked: HTTPStreamConnection {
+///     func suspend() { /* stop asking the stream for bytes */ }
+///     func resume() { /* ask again */ }
+/// }
+/// ```
+package protocol HTTPStreamConnection: AnyObject, Sendable {
+    func suspend()
+    func resume()
 }
 
 extension NSLock {

@@ -1,5 +1,6 @@
 import Foundation
-import HTTPShell
+import HTTPCore
+import MicroHTTPDServer
 import Testing
 
 #if canImport(FoundationNetworking)

@@ -6,7 +6,7 @@ import Foundation
 /// durably before the API answers). The server never blocks a libmicrohttpd thread on it: it
 /// suspends the connection, runs the responder in a task and resumes the connection with the
 /// result. The requirement is non-throwing: errors have been turned into responses by the time
-/// a responder returns (see ``Router``), so the socket layer has nothing left to decide.
+/// a responder returns (see ``HTTPRouter``), so the socket layer has nothing left to decide.
 ///
 /// ```swift
 /// struct Hello: HTTPResponder {
@@ -50,7 +50,7 @@ extension HTTPResponder {
     }
 }
 
-/// Where the shell writes what it must not show clients: unexpected errors and the server
+/// Where the server writes what it must not show clients: unexpected errors and the server
 /// library's own diagnostics.
 ///
 /// ```swift

@@ -1,6 +1,7 @@
 import Foundation
-import HTTPShell
+import HTTPCore
 import LoopbackClient
+import MicroHTTPDServer
 import Testing
 
 #if canImport(Glibc)

@@ -1,7 +1,8 @@
 import AttributionService
 import EventLog
 import Foundation
-import HTTPShell
+import HTTPCore
+import MockServer
 
 /// How many simulator sessions live at once, for how long, and how much each keeps.
 ///
@@ -41,7 +42,8 @@ public struct SimulatorLimits: Equatable, Sendable {
 /// user, played event by event.
 ///
 /// Each session talks to a server of its own, a ``MockServerApp`` built from this server's
-/// configuration on a clock of its own: the same routes and the same service code answer, but
+/// configuration on a clock of its own (without the simulator's routes, which a phone never
+/// calls): the same routes and the same service code answer, but
 /// `advanceClock` can carry one session past the click token's time to live without moving
 /// anyone else's time, and a simulation never writes into the real event log.
 ///
@@ -78,6 +80,17 @@ public final class Simulator {
     }
 
     // MARK: Routes
+
+    /// The simulator's two routes, bound to this simulator: what ``SimulatorRoutes`` hands to
+    /// the server's router.
+    public nonisolated var routes: [HTTPRoute] {
+        [
+            HTTPRoute(.post, "/api/v1/sim/sessions") { request, _ in try await self.createSession(request) },
+            HTTPRoute(.post, "/api/v1/sim/sessions/{id}/events") { request, parameters in
+                try await self.play(request, sessionID: parameters.require("id"))
+            },
+        ]
+    }
 
     struct CreateBody: Decodable {
         var platform: String

@@ -1,4 +1,4 @@
-import HTTPShell
+import HTTPCore
 import Testing
 
 /// Header names compare without ASCII case, and only ASCII letters fold.

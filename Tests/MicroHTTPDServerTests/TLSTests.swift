@@ -1,6 +1,8 @@
 import Foundation
-import HTTPShell
+import HTTPCore
+import HTTPDemoApp
 import LoopbackClient
+import MicroHTTPDServer
 import Testing
 
 /// A self-signed certificate for 127.0.0.1 (P-256, valid for a century), made for this test

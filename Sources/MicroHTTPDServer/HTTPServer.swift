@@ -1,6 +1,7 @@
 import CMicroHTTPD
 import CMicroHTTPDShim
 import Foundation
+import HTTPCore
 
 /// Why ``HTTPServer/start(host:port:)`` failed.
 public enum HTTPServerError: Error, Equatable, Sendable {
@@ -12,7 +13,8 @@ public enum HTTPServerError: Error, Equatable, Sendable {
 
 /// Serves an ``HTTPResponder`` over HTTP (or HTTPS) with libmicrohttpd.
 ///
-/// This is the only part of the shell that touches sockets, and it stays thin: for every
+/// This adapter is the only part of the server that touches sockets or a C library, and it
+/// stays thin (it could be swapped for another engine): for every
 /// request it gathers the method, path, query, headers, body and peer address into an
 /// ``HTTPRequest``, hands it to the responder, and writes the ``HTTPResponse`` back. Routing,
 /// CORS, errors and limits live in Swift values that tests call directly.
@@ -208,7 +210,7 @@ private func withOptionalCString<Result>(
 /// One request's progress from its headers to its completion. Its `phase` changes only under
 /// the server core's lock, because the responder's task and the libmicrohttpd thread both
 /// touch it.
-private final class RequestState: @unchecked Sendable {
+final class RequestState: @unchecked Sendable {
     enum Phase {
         case receiving
         case rejected(HTTPResponse)
@@ -242,7 +244,7 @@ private final class RequestState: @unchecked Sendable {
 }
 
 /// The part of the server the C callbacks reach through their context pointer.
-private final class ServerCore: @unchecked Sendable {
+final class ServerCore: @unchecked Sendable {
     let responder: any HTTPResponder
     let bodyLimit: BodyLimit
     let logger: HTTPLogger
@@ -484,15 +486,7 @@ private final class ServerCore: @unchecked Sendable {
                 return self.stopping
             }
             if stopping { stream.finish() }
-            let binding = Unmanaged.passRetained(
-                StreamBinding(stream: stream, connection: connection, core: self))
-            // An unknown size makes libmicrohttpd send HTTP/1.1 chunks, each as it is read.
-            created = MHD_create_response_from_callback(
-                UInt64.max, 4096, streamReaderCallback, binding.toOpaque(), streamFreeCallback)
-            if created == nil {
-                binding.release()
-                streamEnded(stream)
-            }
+            created = StreamBinding.response(for: stream, on: connection, core: self)
         } else {
             created = response.body.withUnsafeBytes { bytes in
                 MHD_create_response_from_buffer(
@@ -516,36 +510,8 @@ private final class ServerCore: @unchecked Sendable {
     }
 }
 
-/// What a streamed response's content reader needs: the stream, its connection (to suspend
-/// between pieces) and the core (to forget the stream when it ends).
-private final class StreamBinding {
-    let stream: HTTPStream
-    let connection: OpaquePointer
-    let core: ServerCore
-
-    init(stream: HTTPStream, connection: OpaquePointer, core: ServerCore) {
-        self.stream = stream
-        self.connection = connection
-        self.core = core
-    }
-}
-
 // The C callbacks: they capture nothing, find the core through the context pointer, and
 // hand over at once.
-
-private let streamReaderCallback: MHD_ContentReaderCallback = { context, _, buffer, capacity in
-    let binding = Unmanaged<StreamBinding>.fromOpaque(context!).takeUnretainedValue()
-    switch binding.stream.read(into: buffer!, capacity: capacity, connection: binding.connection) {
-    case .bytes(let count): return count
-    case .suspended: return 0
-    case .end: return -1  // MHD_CONTENT_READER_END_OF_STREAM: the last chunk, then done
-    }
-}
-
-private let streamFreeCallback: MHD_ContentReaderFreeCallback = { context in
-    let binding = Unmanaged<StreamBinding>.fromOpaque(context!).takeRetainedValue()
-    binding.core.streamEnded(binding.stream)
-}
 
 private let serverAccessCallback: wb_mhd_access_callback = {
     context, connection, url, method, version, uploadData, uploadDataSize, requestState in

@@ -1,6 +1,8 @@
 import Foundation
-import HTTPShell
+import HTTPCore
+import HTTPDemoApp
 import LoopbackClient
+import MicroHTTPDServer
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -10,7 +12,7 @@ import Testing
 /// The same cases as the in-process suite, through libmicrohttpd on 127.0.0.1. The live
 /// response carries more headers (Date, Content-Length …); every expected header must be there
 /// with its value, and status and body must match exactly.
-@Suite("The shell over loopback", .serialized)
+@Suite("The libmicrohttpd server over loopback", .serialized)
 struct LoopbackTests {
     @Test(arguments: shellCases)
     func serverAnswersLikeTheResponder(_ shellCase: ShellCase) async throws {

@@ -1,5 +1,6 @@
 import Foundation
-import HTTPShell
+import HTTPCore
+import HTTPDemoApp
 import LoopbackClient
 import Testing
 
@@ -100,14 +101,6 @@ let framingCases: [FramingCase] = [
 
 @Suite("Request framing", .serialized)
 struct FramingTests {
-    /// The rules on their own, for what libmicrohttpd refuses before the shell sees it.
-    @Test func aListOfDifferentLengthsIsRefusedAndAListOfTheSameIsOne() throws {
-        #expect(throws: HTTPError.self) {
-            try RequestFraming.check(headers: ["Host": "a", "Content-Length": "2, 3"], version: "HTTP/1.1")
-        }
-        try RequestFraming.check(headers: ["Host": "a", "Content-Length": "2, 2"], version: "HTTP/1.1")
-    }
-
     /// Sends the head (and body, if any) raw and reads the whole answer: a refusal comes back
     /// at once and the server closes the connection, whatever the client still meant to send.
     @Test(arguments: framingCases)

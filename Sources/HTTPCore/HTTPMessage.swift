@@ -25,7 +25,7 @@ public struct HTTPMethod: RawRepresentable, Hashable, Sendable, CustomStringConv
 }
 
 /// An HTTP status code. The reason phrase is written by the server library, so only the
-/// number travels through the shell.
+/// number travels through the HTTP core.
 ///
 /// ```swift
 /// HTTPStatus.notFound.code  // 404

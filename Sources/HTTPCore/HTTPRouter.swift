@@ -30,8 +30,16 @@ public struct RouteParameters: Equatable, Sendable {
 ///
 /// Literal segments match exactly (case-sensitive, after percent-decoding), `{name}` matches
 /// one non-empty segment, and a final `{name...}` matches the rest of the path (at least one
-/// segment), joined with `/`.
-public struct RoutePattern: Hashable, Sendable, CustomStringConvertible {
+/// segment), joined with `/`. Its description is the pattern as written, the form an OpenAPI
+/// document uses for the same path.
+///
+/// (The HTTP prefix keeps it apart from DeepLinkCore's `RoutePattern`, which matches the paths
+/// of deep links inside an app: chapter 15.)
+///
+/// ```swift
+/// HTTPRoutePattern("/api/v1/sim/sessions/{id}/events").description  // "/api/v1/sim/sessions/{id}/events"
+/// ```
+public struct HTTPRoutePattern: Hashable, Sendable, CustomStringConvertible {
     enum Segment: Hashable, Sendable {
         case literal(String)
         case parameter(String)
@@ -81,40 +89,72 @@ public struct RoutePattern: Hashable, Sendable, CustomStringConvertible {
     }
 }
 
+/// One route: a method, a path pattern and the handler that answers what they match.
+///
+/// A server declares its routes once, as a list of these values, and hands the list to an
+/// ``HTTPRouter``; what the router then has is what the server serves, so a check (an OpenAPI
+/// document against the routes, say) reads ``HTTPRouter/routes`` rather than a second list.
+///
+/// ```swift
+/// let health = HTTPRoute(.get, "/healthz") { _, _ in try .json(["status": "ok"]) }
+/// "\(health)"  // "GET /healthz"
+/// ```
+public struct HTTPRoute: Sendable, CustomStringConvertible {
+    public typealias Handler = @Sendable (HTTPRequest, RouteParameters) async throws -> HTTPResponse
+
+    public var method: HTTPMethod
+    public var pattern: HTTPRoutePattern
+    public var handler: Handler
+
+    public init(_ method: HTTPMethod, _ pattern: String, handler: @escaping Handler) {
+        self.method = method
+        self.pattern = HTTPRoutePattern(pattern)
+        self.handler = handler
+    }
+
+    /// `METHOD pattern`, as an API description names an operation.
+    public var description: String { "\(method) \(pattern)" }
+}
+
 /// Routes requests by method and path pattern to handlers, and is the error boundary of the
-/// shell: an ``HTTPError`` thrown by a handler becomes its JSON response, anything else is
+/// HTTP core: an ``HTTPError`` thrown by a handler becomes its JSON response, anything else is
 /// logged and becomes a generic 500.
 ///
 /// A path that matches a route under another method answers 405 with an `Allow` header (a
 /// client calling `GET /api/v1/track/open` learns it must POST); `HEAD` falls back to the
 /// `GET` route (the server library then omits the body).
 ///
+/// (The HTTP prefix keeps it apart from DeepLinkCore's `Router`, the app-side router that
+/// chapter 15 builds.)
+///
 /// ```swift
-/// var router = Router()
+/// var router = HTTPRouter()
 /// router.get("/api/v1/links/{key}") { request, parameters in
 ///     try .json(["key": parameters.require("key")])
 /// }
+/// router.routes.map(\.description)  // ["GET /api/v1/links/{key}"]
 /// let response = await router.respond(to: HTTPRequest(method: .get, target: "/api/v1/links/abc"))
 /// ```
-public struct Router: HTTPResponder {
-    public typealias Handler = @Sendable (HTTPRequest, RouteParameters) async throws -> HTTPResponse
+public struct HTTPRouter: HTTPResponder {
+    public typealias Handler = HTTPRoute.Handler
 
-    struct Route: Sendable {
-        var method: HTTPMethod
-        var pattern: RoutePattern
-        var handler: Handler
-    }
-
-    private var routes: [Route] = []
+    /// Every route, in the order they are tried.
+    public private(set) var routes: [HTTPRoute]
     public var logger: HTTPLogger
 
-    public init(logger: HTTPLogger = .standardError) {
+    public init(_ routes: [HTTPRoute] = [], logger: HTTPLogger = .standardError) {
+        self.routes = routes
         self.logger = logger
+    }
+
+    /// Adds routes after those already there. Routes are tried in the order they were added.
+    public mutating func add(_ added: [HTTPRoute]) {
+        routes += added
     }
 
     /// Adds a route. Routes are tried in the order they were added.
     public mutating func on(_ method: HTTPMethod, _ pattern: String, handler: @escaping Handler) {
-        routes.append(Route(method: method, pattern: RoutePattern(pattern), handler: handler))
+        routes.append(HTTPRoute(method, pattern, handler: handler))
     }
 
     public mutating func get(_ pattern: String, handler: @escaping Handler) {
@@ -138,7 +178,7 @@ public struct Router: HTTPResponder {
 
     private func route(_ request: HTTPRequest) async throws -> HTTPResponse {
         var segments: [String] = []
-        for raw in RoutePattern.split(request.path) {
+        for raw in HTTPRoutePattern.split(request.path) {
             // Most segments carry no escape; Foundation's decoding is costly on Linux, so only
             // segments with a `%` go through it.
             guard raw.utf8.contains(UInt8(ascii: "%")) else {

@@ -42,7 +42,7 @@ public struct HTTPError: Error, Equatable, Sendable {
     }
 }
 
-/// Every error the shell itself produces, declared in one place so tests can pin the texts.
+/// Every error the HTTP core itself produces, declared in one place so tests can pin the texts.
 extension HTTPError {
     public static func notFound(path: String) -> HTTPError {
         HTTPError(.notFound, code: "not_found", message: "no route for \(path)")

@@ -1,9 +1,11 @@
 import Foundation
 
-/// The message-framing rules of RFC 9112 the shell enforces before any handler runs, because
+/// The message-framing rules of RFC 9112 the server enforces before any handler runs, because
 /// libmicrohttpd lets these requests through: a server and a proxy in front of it that read
 /// the length of a request differently can be made to see two requests in one (request
-/// smuggling), so every doubtful length is refused.
+/// smuggling), so every doubtful length is refused. The rules are HTTP's, not the engine's, so
+/// they live here, as values a test or a fuzzer checks without a socket; the engine adapter
+/// applies them to every request head.
 ///
 /// ```swift
 /// try RequestFraming.check(headers: ["Content-Length": "5", "content-length": "6"], version: "HTTP/1.1")

@@ -1,30 +1,34 @@
 import Foundation
-import HTTPShell
+import HTTPCore
 
-/// A small application on the shell, used by the in-process and the loopback tests alike.
-enum DemoApp {
-    static let allowedOrigin = "http://localhost:3000"
+/// A small application on the HTTP core, used by the in-process tests (HTTPCoreTests) and the
+/// loopback tests (MicroHTTPDServerTests) alike: the same cases run against the responder and
+/// live over a socket.
+package enum DemoApp {
+    package static let allowedOrigin = "http://localhost:3000"
 
-    struct Echo: Codable, Equatable {
-        var name: String
-        var count: Int
-        var tags: [String]?
+    package struct Echo: Codable, Equatable {
+        package var name: String
+        package var count: Int
+        package var tags: [String]?
     }
 
-    struct Unexpected: Error {}
+    package struct Unexpected: Error {}
 
     /// Collects what the router logs, so a test can check that a 500 was logged.
-    final class LogLines: @unchecked Sendable {
+    package final class LogLines: @unchecked Sendable {
         private let lock = NSLock()
         private var stored: [String] = []
 
-        var lines: [String] {
+        package init() {}
+
+        package var lines: [String] {
             lock.lock()
             defer { lock.unlock() }
             return stored
         }
 
-        var logger: HTTPLogger {
+        package var logger: HTTPLogger {
             HTTPLogger { line in
                 self.lock.lock()
                 defer { self.lock.unlock() }
@@ -33,10 +37,10 @@ enum DemoApp {
         }
     }
 
-    static func make(logger: HTTPLogger = .silent, extraRoutes: (inout Router) -> Void = { _ in })
+    package static func make(logger: HTTPLogger = .silent, extraRoutes: (inout HTTPRouter) -> Void = { _ in })
         -> MiddlewareResponder
     {
-        var router = Router(logger: logger)
+        var router = HTTPRouter(logger: logger)
         router.get("/health") { _, _ in
             try .json(["status": "ok"])
         }
@@ -70,8 +74,8 @@ enum DemoApp {
     }
 }
 
-/// A JSON response as the shell renders it, for expectations.
-func jsonResponse(_ status: HTTPStatus, _ body: String, headers: HTTPHeaders = [:]) -> HTTPResponse {
+/// A JSON response as the HTTP core renders it, for expectations.
+package func jsonResponse(_ status: HTTPStatus, _ body: String, headers: HTTPHeaders = [:]) -> HTTPResponse {
     var all = headers
     all["Content-Type"] = HTTPResponse.jsonContentType
     return HTTPResponse(status: status, headers: all, body: Data(body.utf8))
@@ -79,23 +83,23 @@ func jsonResponse(_ status: HTTPStatus, _ body: String, headers: HTTPHeaders = [
 
 /// One request and the whole response it must produce, checked both in-process and over
 /// loopback.
-struct ShellCase: Sendable, CustomStringConvertible {
-    var id: String
-    var source: String
-    var method: HTTPMethod
-    var target: String
-    var headers: HTTPHeaders = [:]
-    var body = Data()
-    var expected: HTTPResponse
+package struct ShellCase: Sendable, CustomStringConvertible {
+    package var id: String
+    package var source: String
+    package var method: HTTPMethod
+    package var target: String
+    package var headers: HTTPHeaders = [:]
+    package var body = Data()
+    package var expected: HTTPResponse
 
-    var description: String { id }
+    package var description: String { id }
 
-    var request: HTTPRequest {
+    package var request: HTTPRequest {
         HTTPRequest(method: method, target: target, headers: headers, body: body)
     }
 }
 
-let shellCases: [ShellCase] = [
+package let shellCases: [ShellCase] = [
     ShellCase(
         id: "health-ok", source: "this book: house style, The server", method: .get, target: "/health",
         expected: jsonResponse(.ok, #"{"status":"ok"}"#)),

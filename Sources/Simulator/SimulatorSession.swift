@@ -1,6 +1,6 @@
 import DeepLinkCore
 import Foundation
-import HTTPShell
+import HTTPCore
 import Li2SDK
 
 /// What a simulated user can do, as the events route names it.

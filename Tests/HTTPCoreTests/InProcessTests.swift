@@ -1,8 +1,9 @@
 import Foundation
-import HTTPShell
+import HTTPCore
+import HTTPDemoApp
 import Testing
 
-@Suite("The shell without sockets")
+@Suite("The HTTP core without sockets")
 struct InProcessTests {
     @Test(arguments: shellCases)
     func responderAnswersTheWholeExpectedResponse(_ shellCase: ShellCase) async {
@@ -15,7 +16,7 @@ struct InProcessTests {
         let response = await DemoApp.make(logger: log.logger).respond(
             to: HTTPRequest(method: .get, target: "/boom"))
         #expect(response.status == .internalServerError)
-        #expect(log.lines == ["error: GET /boom failed: HTTPShellTests.DemoApp.Unexpected()"])
+        #expect(log.lines == ["error: GET /boom failed: HTTPDemoApp.DemoApp.Unexpected()"])
     }
 
     @Test func headRequestUsesTheGetRoute() async {
@@ -129,7 +130,7 @@ struct RoutePatternTests {
 
     @Test(arguments: cases)
     func patternMatchesExactlyTheExpectedPaths(_ patternCase: PatternCase) async throws {
-        var router = Router(logger: .silent)
+        var router = HTTPRouter(logger: .silent)
         router.get(patternCase.pattern) { _, parameters in
             try .json(parameters.values)
         }
@@ -140,6 +141,32 @@ struct RoutePatternTests {
         } else {
             #expect(response.status == .notFound)
         }
+    }
+}
+
+@Suite("Route lists")
+struct RouteListTests {
+    /// A router lists the routes it has, in the order it tries them, as an API description
+    /// names them: what the mock server's OpenAPI check reads.
+    @Test func aRouterListsItsRoutesInTheOrderItTriesThem() {
+        var router = HTTPRouter(
+            [HTTPRoute(.get, "/healthz") { _, _ in .text("ok") }], logger: .silent)
+        router.add([HTTPRoute(.post, "/api/v1/sim/sessions/{id}/events") { _, _ in .text("played") }])
+        router.get("/{key}") { _, _ in .text("visited") }
+        #expect(
+            router.routes.map(\.description) == [
+                "GET /healthz", "POST /api/v1/sim/sessions/{id}/events", "GET /{key}",
+            ])
+    }
+
+    @Test func theFirstMatchingRouteAnswers() async {
+        var router = HTTPRouter(logger: .silent)
+        router.get("/links/new") { _, _ in .text("literal") }
+        router.get("/links/{key}") { _, _ in .text("parameter") }
+        #expect(
+            await router.respond(to: HTTPRequest(method: .get, target: "/links/new")).bodyText == "literal")
+        #expect(
+            await router.respond(to: HTTPRequest(method: .get, target: "/links/old")).bodyText == "parameter")
     }
 }
 
