@@ -62,9 +62,12 @@ package struct InfoPlistChecker: SnippetChecker {
     package func check(_ snippets: [Snippet]) -> [[SnippetFinding]] {
         snippets.map { snippet in
             InfoPlistURLTypes.check(Data(snippet.text.utf8)).map { finding in
-                SnippetFinding(
+                // A finding about the whole property list is at `$`, but this checker has always
+                // printed it with an empty path (`plist.invalid : ...`), and still does.
+                let path = finding.path == "$" ? "" : finding.path
+                return SnippetFinding(
                     finding.severity == .error ? .error : .warning,
-                    "\(finding.code) \(finding.path): \(finding.message)")
+                    "\(finding.code) \(path): \(finding.message)")
             }
         }
     }

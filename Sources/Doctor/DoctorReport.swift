@@ -23,6 +23,15 @@ package struct FetchedResponse: Equatable, Sendable {
     }
 }
 
+extension FetchedResponse {
+    /// What the hosting checks of DeepLinkCore read: the same facts, with the body's size only.
+    var hosted: HostedFileResponse {
+        HostedFileResponse(
+            url: url, statusCode: statusCode, location: location, contentType: contentType,
+            bodySize: body.count)
+    }
+}
+
 /// What fetching one well-known file gave: a response, or the reason there was none.
 package enum FetchOutcome: Equatable, Sendable {
     case response(FetchedResponse)
@@ -88,10 +97,7 @@ package struct PlatformCheck: Equatable, Sendable {
         guard case .response(let response) = outcome else {
             return unanswered(.ios, outcome, url: url, link: link)
         }
-        var findings = AASAHostingCheck.check(
-            AASAHostingCheck.Response(
-                url: response.url, statusCode: response.statusCode, location: response.location,
-                contentType: response.contentType, bodySize: response.body.count))
+        var findings = AASAHostingCheck.check(response.hosted)
         var check = PlatformCheck(
             platform: .ios, url: url, answered: true, response: summary(response), findings: findings,
             fileNotChecked: nil, openers: link.map { _ in .unknown }, passed: false)
@@ -119,7 +125,7 @@ package struct PlatformCheck: Equatable, Sendable {
         guard case .response(let response) = outcome else {
             return unanswered(.android, outcome, url: url, link: link)
         }
-        var findings = AssetLinksHosting.check(response)
+        var findings = AssetLinksHostingCheck.check(response.hosted)
         var check = PlatformCheck(
             platform: .android, url: url, answered: true, response: summary(response), findings: findings,
             fileNotChecked: nil, openers: link.map { _ in .unknown }, passed: false)

@@ -23,7 +23,9 @@ package struct DoctorTarget: Equatable, Sendable {
     var isLocalTest: Bool { origin.scheme == "http" }
 
     package var aasaURL: URL { URL(string: origin.absoluteString + AASAHostingCheck.wellKnownPath)! }
-    package var assetLinksURL: URL { URL(string: origin.absoluteString + AssetLinksHosting.wellKnownPath)! }
+    package var assetLinksURL: URL {
+        URL(string: origin.absoluteString + AssetLinksHostingCheck.wellKnownPath)!
+    }
 
     /// The hosts where plain HTTP is accepted for testing.
     static let loopbackHosts: Set<String> = ["127.0.0.1", "localhost"]

@@ -129,7 +129,7 @@ struct WellKnownFileTests {
         let app = try TestServer.makeApp()
         let response = await app.respond(to: get("/.well-known/apple-app-site-association"))
         let findings = AASAHostingCheck.check(
-            AASAHostingCheck.Response(
+            HostedFileResponse(
                 url: URL(string: "https://go.example/.well-known/apple-app-site-association")!,
                 statusCode: response.status.code, location: response.headers["Location"],
                 contentType: response.headers["Content-Type"], bodySize: response.body.count))

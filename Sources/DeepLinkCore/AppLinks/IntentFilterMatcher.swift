@@ -2,10 +2,10 @@
 // change the chapter and re-tangle.
 // Source: chapters/17-inside-app-links.md
 // Source: chapters/04-app-links.md
-// Body hash: fnv1a64-4d9f1255329c17dd
+// Body hash: fnv1a64-7a259350a77262f2
 import Foundation
 
-#sourceLocation(file:"chapters/17-inside-app-links.md",line:1514)
+#sourceLocation(file:"chapters/17-inside-app-links.md",line:1603)
 /// A URL split the way `android.net.Uri` reports it to the intent resolver.
 ///
 /// The scheme keeps its case (Android compares schemes case-sensitively), the port is
@@ -142,7 +142,7 @@ public enum IntentFilterMatcher {
         case rejected(Rejection)
     }
 }
-#sourceLocation(file:"chapters/17-inside-app-links.md",line:1660)
+#sourceLocation(file:"chapters/17-inside-app-links.md",line:1749)
 extension IntentFilterMatcher {
     /// The data test of AOSP `IntentFilter.matchData` for a link (an intent without a MIME
     /// type): `nil` when the data fits.
@@ -216,7 +216,7 @@ extension IntentFilterMatcher {
             == String(decoding: expected, as: UTF16.self).lowercased()
     }
 }
-#sourceLocation(file:"chapters/17-inside-app-links.md",line:1743)
+#sourceLocation(file:"chapters/17-inside-app-links.md",line:1832)
 extension PatternMatcher {
     /// Does the part of `uri` this matcher is about match (AOSP `UriRelativeFilter.matchData`)?
     /// A query matches when one of its parameters does: the query is split on `&`, or on `;`
@@ -243,7 +243,7 @@ extension PatternMatcher {
         return pieces
     }
 }
-#sourceLocation(file:"chapters/17-inside-app-links.md",line:1780)
+#sourceLocation(file:"chapters/17-inside-app-links.md",line:1869)
 extension IntentFilterMatcher {
     /// Something that keeps a filter from being verified as an app link.
     public enum AppLinkBlocker: Equatable, Sendable {
@@ -278,7 +278,7 @@ extension IntentFilterMatcher {
         return blockers
     }
 
-    #sourceLocation(file:"chapters/17-inside-app-links.md",line:1794)
+    #sourceLocation(file:"chapters/17-inside-app-links.md",line:1883)
     /// `autoVerify` + `VIEW` + `DEFAULT` + `BROWSABLE` + only `http`/`https` + a host.
     public static func isAppLinkEligible(_ filter: IntentFilter) -> Bool {
         appLinkBlockers(filter).isEmpty

@@ -2,10 +2,10 @@
 // change the chapter and re-tangle.
 // Source: chapters/14-inside-custom-schemes.md
 // Source: chapters/01-custom-url-schemes.md
-// Body hash: fnv1a64-590683acc90303a5
+// Body hash: fnv1a64-7559438d15bd5305
 import Foundation
 
-#sourceLocation(file:"chapters/14-inside-custom-schemes.md",line:559)
+#sourceLocation(file:"chapters/14-inside-custom-schemes.md",line:574)
 /// A custom-scheme deep link such as `myapp://products/detail?id=iphone`, taken apart.
 ///
 /// URL syntax calls `products` the *host*, but a custom scheme has no server: the host is
@@ -45,7 +45,7 @@ public struct CustomSchemeLink: Equatable, Sendable {
         queryItems.first { $0.name == name }?.value
     }
 }
-#sourceLocation(file:"chapters/14-inside-custom-schemes.md",line:606)
+#sourceLocation(file:"chapters/14-inside-custom-schemes.md",line:621)
 extension CustomSchemeLink {
     /// Why a URL is not a custom-scheme link the app can take apart.
     public enum ParseError: Error, Equatable, Sendable, CustomStringConvertible {
