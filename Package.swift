@@ -83,7 +83,9 @@ let package = Package(
         // runtime that serves them over the engine adapter. It never links the SDK.
         .target(
             name: "MockServer",
-            dependencies: ["AttributionService", "HTTPCore", "MicroHTTPDServer", "EventLog", "DeepLinkCore"],
+            dependencies: [
+                "AttributionService", "HTTPCore", "MicroHTTPDServer", "EventLog", "DeepLinkCore", "StrictJSON",
+            ],
             resources: [.copy("Resources/openapi.json"), .copy("Resources/interstitial.html")]
         ),
         // The deferred-flow simulator (hand-written): each session runs the real SDK against a
@@ -91,7 +93,9 @@ let package = Package(
         // (SimulatorRoutes), so the server itself needs no SDK.
         .target(
             name: "Simulator",
-            dependencies: ["MockServer", "Li2SDK", "AttributionService", "HTTPCore", "EventLog", "DeepLinkCore"]
+            dependencies: [
+                "MockServer", "Li2SDK", "AttributionService", "HTTPCore", "EventLog", "DeepLinkCore", "StrictJSON",
+            ]
         ),
 
         // MARK: SDK target
@@ -167,7 +171,7 @@ let package = Package(
             name: "MockServerTests",
             dependencies: [
                 "MockServer", "Simulator", "AttributionService", "HTTPCore", "MicroHTTPDServer", "EventLog",
-                "DeepLinkCore", "workbook", "LoopbackClient",
+                "DeepLinkCore", "StrictJSON", "workbook", "LoopbackClient",
             ]
         ),
 

@@ -39,7 +39,7 @@ public final class HTTPStream: @unchecked Sendable, Equatable {
     /// (the bytes are dropped), so a publisher can forget it.
     @discardableResult
     public func send(_ data: Data) -> Bool {
-        let accepted: Bool = lock.streamHeld {
+        let accepted: Bool = lock.withLock {
             guard !finished, !closed else { return false }
             guard buffer.count + data.count <= Self.bufferLimit else {
                 // A client that reads nothing for a megabyte of events is gone in all but name.
@@ -63,7 +63,7 @@ public final class HTTPStream: @unchecked Sendable, Equatable {
 
     /// Ends the body after what was already sent.
     public func finish() {
-        lock.streamHeld {
+        lock.withLock {
             finished = true
             resumeWaiting()
         }
@@ -71,13 +71,13 @@ public final class HTTPStream: @unchecked Sendable, Equatable {
 
     /// True once the stream was finished or its connection ended.
     public var isClosed: Bool {
-        lock.streamHeld { finished || closed }
+        lock.withLock { finished || closed }
     }
 
     /// Runs `handler` once when the connection ends (the client left, or the body was finished
     /// and written), at once if it already has. In process (no server) it never runs.
     public func onClose(_ handler: @escaping @Sendable () -> Void) {
-        let runNow: Bool = lock.streamHeld {
+        let runNow: Bool = lock.withLock {
             if closed { return true }
             closeHandlers.append(handler)
             return false
@@ -87,7 +87,7 @@ public final class HTTPStream: @unchecked Sendable, Equatable {
 
     /// Removes and returns the bytes sent so far and not yet written (for in-process tests).
     public func takeBuffered() -> Data {
-        lock.streamHeld {
+        lock.withLock {
             defer { buffer.removeAll() }
             return Data(buffer)
         }
@@ -109,7 +109,7 @@ public final class HTTPStream: @unchecked Sendable, Equatable {
     package func read(
         into destination: UnsafeMutableRawPointer, capacity: Int, connection: (any HTTPStreamConnection)?
     ) -> ReadResult {
-        lock.streamHeld {
+        lock.withLock {
             if !buffer.isEmpty {
                 let count = min(capacity, buffer.count)
                 buffer.withUnsafeBytes { bytes in
@@ -129,7 +129,7 @@ public final class HTTPStream: @unchecked Sendable, Equatable {
 
     /// The connection ended: runs the close handlers once.
     package func connectionEnded() {
-        let handlers: [@Sendable () -> Void] = lock.streamHeld {
+        let handlers: [@Sendable () -> Void] = lock.withLock {
             guard !closed else { return [] }
             closed = true
             waitingConnection = nil
@@ -161,12 +161,4 @@ public final class HTTPStream: @unchecked Sendable, Equatable {
 package protocol HTTPStreamConnection: AnyObject, Sendable {
     func suspend()
     func resume()
-}
-
-extension NSLock {
-    fileprivate func streamHeld<Value>(_ body: () throws -> Value) rethrows -> Value {
-        lock()
-        defer { unlock() }
-        return try body()
-    }
 }

@@ -78,7 +78,7 @@ package final class LiveSiteBuilder: @unchecked Sendable {
     @discardableResult
     func rebuild() -> [Diagnostic] {
         live.buildStarted()
-        let number: Int = lock.held {
+        let number: Int = lock.withLock {
             built += 1
             return built
         }
@@ -115,7 +115,7 @@ package final class LiveSiteBuilder: @unchecked Sendable {
 
     /// Runs the checks on a background thread; merged with a run already waiting.
     func requestChecks() {
-        let start: Bool = lock.held {
+        let start: Bool = lock.withLock {
             guard !closed else { return false }
             checkRequested = true
             guard !checking else { return false }
@@ -124,7 +124,7 @@ package final class LiveSiteBuilder: @unchecked Sendable {
         }
         guard start else { return }
         let thread = Thread { [self] in
-            while lock.held({ () -> Bool in
+            while lock.withLock({ () -> Bool in
                 guard checkRequested, !closed else {
                     checking = false
                     return false
@@ -135,7 +135,7 @@ package final class LiveSiteBuilder: @unchecked Sendable {
                 let clock = ContinuousClock()
                 let started = clock.now
                 let (diagnostics, restart) = runChecks()
-                guard !lock.held({ closed }) else { break }
+                guard !lock.withLock({ closed }) else { break }
                 let elapsed = (clock.now - started).components
                 let milliseconds = elapsed.seconds * 1000 + elapsed.attoseconds / 1_000_000_000_000_000
                 settings.log(
@@ -151,7 +151,7 @@ package final class LiveSiteBuilder: @unchecked Sendable {
 
     /// No more checks (the server is stopping).
     func close() {
-        lock.held { closed = true }
+        lock.withLock { closed = true }
     }
 
     /// The snippet checks' findings, and why the running server is out of date (nil if it is not).
@@ -232,13 +232,5 @@ package final class LiveSiteBuilder: @unchecked Sendable {
             file: diagnostic.location?.path, line: diagnostic.location?.line,
             column: diagnostic.location?.column, severity: diagnostic.severity.rawValue,
             message: diagnostic.message)
-    }
-}
-
-extension NSLock {
-    fileprivate func held<Value>(_ body: () throws -> Value) rethrows -> Value {
-        lock()
-        defer { unlock() }
-        return try body()
     }
 }

@@ -95,7 +95,7 @@ public final class HTTPServer: @unchecked Sendable {
 
     /// The bound port while running, nil otherwise.
     public var port: Int? {
-        lock.held { boundPort }
+        lock.withLock { boundPort }
     }
 
     /// Requests received but not yet completed (useful to watch a graceful stop).
@@ -155,7 +155,7 @@ public final class HTTPServer: @unchecked Sendable {
     /// to completion, then the daemon closes. A request still waiting on its responder after
     /// `gracePeriod` is answered `503 shutting_down` so that no client hangs.
     public func stop(gracePeriod: Duration = .seconds(10)) async {
-        let running: OpaquePointer? = lock.held {
+        let running: OpaquePointer? = lock.withLock {
             guard let handle, !stopping else { return nil }
             stopping = true
             return handle
@@ -183,7 +183,7 @@ public final class HTTPServer: @unchecked Sendable {
         core.markDaemonGone()
         wb_mhd_stop(running)
         core.stopDeadlines()
-        lock.held {
+        lock.withLock {
             handle = nil
             boundPort = nil
         }
@@ -269,7 +269,7 @@ final class ServerCore: @unchecked Sendable {
         self.logger = logger
     }
 
-    var inFlightCount: Int { lock.held { inFlight } }
+    var inFlightCount: Int { lock.withLock { inFlight } }
 
     /// Starts the request-head deadlines' timer thread (none for `seconds` of 0 or less).
     func startDeadlines(seconds: Double) -> RequestHeadDeadlines? {
@@ -299,7 +299,7 @@ final class ServerCore: @unchecked Sendable {
     }
 
     func markDaemonRunning() {
-        lock.held {
+        lock.withLock {
             daemonRunning = true
             stopping = false
             acceptingWork = true
@@ -307,9 +307,9 @@ final class ServerCore: @unchecked Sendable {
     }
 
     /// From now on every response asks the client to close its connection.
-    func markStopping() { lock.held { stopping = true } }
+    func markStopping() { lock.withLock { stopping = true } }
 
-    func markDaemonGone() { lock.held { daemonRunning = false } }
+    func markDaemonGone() { lock.withLock { daemonRunning = false } }
 
     /// One call of libmicrohttpd's access handler; returns false to drop the connection.
     func access(
@@ -322,7 +322,7 @@ final class ServerCore: @unchecked Sendable {
             deadlines?.headArrived(UInt(bitPattern: connection))
             let state = makeState(connection: connection, url: url, method: method)
             requestState.pointee = Unmanaged.passRetained(state).toOpaque()
-            lock.held { inFlight += 1 }
+            lock.withLock { inFlight += 1 }
             do {
                 try RequestFraming.check(headers: state.headers, version: version)
                 try bodyLimit.admit(headers: state.headers)
@@ -356,22 +356,22 @@ final class ServerCore: @unchecked Sendable {
             return true
         }
         // Final call (or the call after a resume).
-        let phase = lock.held { state.phase }
+        let phase = lock.withLock { state.phase }
         switch phase {
         case .receiving:
             let request = HTTPRequest(
                 method: state.method, path: state.path, query: state.query, headers: state.headers,
                 body: state.body.data, remoteAddress: state.remoteAddress)
-            guard lock.held({ acceptingWork }) else {
+            guard lock.withLock({ acceptingWork }) else {
                 // A keep-alive request that arrived after the grace period ran out.
                 state.phase = .answered
                 return queue(HTTPError.shuttingDown.response, on: connection)
             }
-            lock.held { state.phase = .waiting }
+            lock.withLock { state.phase = .waiting }
             MHD_suspend_connection(connection)
             // Only a suspended connection may be resumed, so the request becomes visible to a
             // stopping server (which resumes what is waiting) after the suspend, not before.
-            let registered = lock.held {
+            let registered = lock.withLock {
                 guard acceptingWork else {
                     state.phase = .ready(HTTPError.shuttingDown.response)
                     MHD_resume_connection(connection)
@@ -388,7 +388,7 @@ final class ServerCore: @unchecked Sendable {
             }
             return true
         case .rejected(let response), .ready(let response):
-            lock.held { state.phase = .answered }
+            lock.withLock { state.phase = .answered }
             return queue(response, on: connection)
         case .waiting, .answered:
             return true
@@ -397,7 +397,7 @@ final class ServerCore: @unchecked Sendable {
 
     /// Hands a finished response to a suspended connection, unless shutdown already answered it.
     func deliver(_ response: HTTPResponse, to state: RequestState) {
-        lock.held {
+        lock.withLock {
             guard case .waiting = state.phase, daemonRunning else { return }
             state.phase = .ready(response)
             waiting[ObjectIdentifier(state)] = nil
@@ -407,7 +407,7 @@ final class ServerCore: @unchecked Sendable {
 
     /// Answers every request still waiting on its responder (used when a stop runs out of time).
     func answerWaitingRequests(with response: HTTPResponse) {
-        lock.held {
+        lock.withLock {
             acceptingWork = false
             guard daemonRunning else { return }
             for state in waiting.values {
@@ -424,7 +424,7 @@ final class ServerCore: @unchecked Sendable {
         guard let stored = requestState.pointee else { return }
         requestState.pointee = nil
         let state = Unmanaged<RequestState>.fromOpaque(stored).takeRetainedValue()
-        lock.held {
+        lock.withLock {
             inFlight -= 1
             waiting[ObjectIdentifier(state)] = nil
         }
@@ -468,20 +468,20 @@ final class ServerCore: @unchecked Sendable {
 
     /// Finishes every open stream (a stopping server must not keep a connection suspended).
     func finishStreams() {
-        let open = lock.held { Array(streams.values) }
+        let open = lock.withLock { Array(streams.values) }
         for stream in open { stream.finish() }
     }
 
     /// Forgets a stream whose connection ended.
     func streamEnded(_ stream: HTTPStream) {
-        lock.held { streams[ObjectIdentifier(stream)] = nil }
+        lock.withLock { streams[ObjectIdentifier(stream)] = nil }
         stream.connectionEnded()
     }
 
     private func queue(_ response: HTTPResponse, on connection: OpaquePointer) -> Bool {
         let created: OpaquePointer?
         if let stream = response.stream {
-            let stopping = lock.held {
+            let stopping = lock.withLock {
                 streams[ObjectIdentifier(stream)] = stream
                 return self.stopping
             }
@@ -496,7 +496,7 @@ final class ServerCore: @unchecked Sendable {
         guard let created else { return false }
         defer { MHD_destroy_response(created) }
         var headers = response.headers
-        if lock.held({ stopping }) {
+        if lock.withLock({ stopping }) {
             // Tell keep-alive clients to reconnect elsewhere rather than reuse this connection.
             headers["Connection"] = "close"
         }
@@ -536,13 +536,4 @@ private let serverConnectionCallback: wb_mhd_connection_callback = { context, co
 private let serverLogCallback: wb_mhd_log_callback = { context, message in
     let core = Unmanaged<ServerCore>.fromOpaque(context!).takeUnretainedValue()
     core.logger.write("libmicrohttpd: \(String(cString: message!))")
-}
-
-extension NSLock {
-    /// Runs `body` holding the lock (Foundation's own `withLock` needs macOS 14).
-    fileprivate func held<Value>(_ body: () throws -> Value) rethrows -> Value {
-        lock()
-        defer { unlock() }
-        return try body()
-    }
 }

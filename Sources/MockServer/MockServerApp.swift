@@ -251,7 +251,7 @@ struct Handlers: Sendable {
                 "advanceSeconds", reason: "must be a number of seconds from 0 to 3153600000 (100 years)")
         }
         // Check and move in one step, so that two calls at once cannot both pass the check.
-        let moved = clockLock.held { () -> Bool in
+        let moved = clockLock.withLock { () -> Bool in
             guard clock.now.addingTimeInterval(seconds) <= Self.endOfTime else { return false }
             clock.advance(by: seconds)
             return true
@@ -371,13 +371,4 @@ struct Handlers: Sendable {
 /// The body of `POST /api/v1/test/clock`.
 struct ClockAdvance: Decodable {
     var advanceSeconds: Double
-}
-
-extension NSLock {
-    /// Runs `body` holding the lock (Foundation's own `withLock` needs macOS 14).
-    fileprivate func held<Value>(_ body: () throws -> Value) rethrows -> Value {
-        lock()
-        defer { unlock() }
-        return try body()
-    }
 }

@@ -161,7 +161,7 @@ public final class MockServerRuntime: @unchecked Sendable {
                 HeapTrim.releaseFreedMemory()
             }
         }
-        lock.held {
+        lock.withLock {
             self.server = server
             self.store = store
             self.purgeTask = purge
@@ -173,7 +173,8 @@ public final class MockServerRuntime: @unchecked Sendable {
     /// Stops gracefully: no new connections, requests in flight finish (their events are
     /// committed before they answer), then the event log is closed.
     public func stop(gracePeriod: Duration = .seconds(10)) async {
-        let (server, store, purge) = lock.held { () -> (HTTPServer?, SQLiteEventStore?, Task<Void, Never>?) in
+        let (server, store, purge) = lock.withLock {
+            () -> (HTTPServer?, SQLiteEventStore?, Task<Void, Never>?) in
             defer {
                 self.server = nil
                 self.store = nil
@@ -211,14 +212,5 @@ struct AccessLog: HTTPMiddleware {
         logger.write(
             "\(request.method) \(request.path) \(response.status.code) \(tenths / 10).\(tenths % 10) ms")
         return response
-    }
-}
-
-extension NSLock {
-    /// Runs `body` holding the lock (Foundation's own `withLock` needs macOS 14).
-    fileprivate func held<Value>(_ body: () throws -> Value) rethrows -> Value {
-        lock()
-        defer { unlock() }
-        return try body()
     }
 }

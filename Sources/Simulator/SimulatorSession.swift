@@ -2,6 +2,7 @@ import DeepLinkCore
 import Foundation
 import HTTPCore
 import Li2SDK
+import StrictJSON
 
 /// What a simulated user can do, as the events route names it.
 public enum SimulatorEvent: String, CaseIterable, Sendable {
@@ -90,19 +91,10 @@ public struct SimulatorRoutedLink: Equatable, Sendable, Encodable {
     /// `navigate`, `openInBrowser` or `ignore`.
     public var decision: String
     /// The screen, for `navigate` (`product(id: "42")`); null otherwise.
-    public var route: String?
+    @ExplicitNull public var route: String?
 
     enum CodingKeys: String, CodingKey {
         case step, via, url, decision, route
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(step, forKey: .step)
-        try container.encode(via, forKey: .via)
-        try container.encode(url, forKey: .url)
-        try container.encode(decision, forKey: .decision)
-        try container.encode(route, forKey: .route)
     }
 }
 
@@ -454,13 +446,13 @@ final class SimulatorSession {
         log.append(
             SimulatorLogEntry(
                 step: log.step, direction: "request", method: request.method.rawValue, url: url,
-                headers: Self.dictionary(request.headers), body: SimulatorJSON(parsing: request.body)))
+                headers: Self.dictionary(request.headers), body: JSONValue(loggedBody: request.body)))
         let response = await server.responder.respond(to: request)
         log.append(
             SimulatorLogEntry(
                 step: log.step, direction: "response", method: request.method.rawValue, url: url,
                 status: response.status.code, headers: Self.dictionary(response.headers),
-                body: SimulatorJSON(parsing: response.body)))
+                body: JSONValue(loggedBody: response.body)))
         return response
     }
 
@@ -597,7 +589,8 @@ public struct SimulatorSessionJSON: Equatable, Sendable, Encodable {
     public var log: [SimulatorLogEntry]
     /// How many of the oldest log entries were dropped to keep the log bounded.
     public var logDropped: Int
-    public var outcome: SimulatorOutcomeJSON?
+    /// Always present: null until the SDK reports one.
+    @ExplicitNull public var outcome: SimulatorOutcomeJSON?
     /// Every link the app's router decided, oldest first: a link reaches it once, however often
     /// the activity is re-created.
     public var routed: [SimulatorRoutedLink]
@@ -609,50 +602,22 @@ public struct SimulatorSessionJSON: Equatable, Sendable, Encodable {
         case id, platform, appInstalled, link, state, stateDescription, next, log, logDropped, outcome
         case routed, simulatedTime, expiresAt
     }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(id, forKey: .id)
-        try container.encode(platform, forKey: .platform)
-        try container.encode(appInstalled, forKey: .appInstalled)
-        try container.encode(link, forKey: .link)
-        try container.encode(state, forKey: .state)
-        try container.encode(stateDescription, forKey: .stateDescription)
-        try container.encode(next, forKey: .next)
-        try container.encode(log, forKey: .log)
-        try container.encode(logDropped, forKey: .logDropped)
-        // `outcome` is always present: null until the SDK reports one.
-        try container.encode(outcome, forKey: .outcome)
-        try container.encode(routed, forKey: .routed)
-        try container.encode(simulatedTime, forKey: .simulatedTime)
-        try container.encode(expiresAt, forKey: .expiresAt)
-    }
 }
 
-/// What the SDK reported, with the service's words for it.
+/// What the SDK reported, with the service's words for it. Every key is present, null when it
+/// does not apply, so the page reads one shape.
 public struct SimulatorOutcomeJSON: Equatable, Sendable, Encodable {
     /// `matched`, `missed` or `failed`.
     public var kind: String
     /// The answer's `matchMethod`, exactly as the service spelled it (`clipboard`, …).
-    public var matchMethod: String?
-    public var missReason: String?
+    @ExplicitNull public var matchMethod: String?
+    @ExplicitNull public var missReason: String?
     /// The destination the app navigates to (`li2_cid` removed).
-    public var deepLink: String?
-    public var clickId: String?
-    public var error: String?
+    @ExplicitNull public var deepLink: String?
+    @ExplicitNull public var clickId: String?
+    @ExplicitNull public var error: String?
 
     enum CodingKeys: String, CodingKey {
         case kind, matchMethod, missReason, deepLink, clickId, error
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        // Every key is present, null when it does not apply, so the page reads one shape.
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(kind, forKey: .kind)
-        try container.encode(matchMethod, forKey: .matchMethod)
-        try container.encode(missReason, forKey: .missReason)
-        try container.encode(deepLink, forKey: .deepLink)
-        try container.encode(clickId, forKey: .clickId)
-        try container.encode(error, forKey: .error)
     }
 }

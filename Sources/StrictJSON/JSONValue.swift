@@ -58,7 +58,13 @@ public indirect enum JSONValue: Codable, Equatable, Sendable {
         switch self {
         case .null: try container.encodeNil()
         case .bool(let value): try container.encode(value)
-        case .number(let value): try container.encode(value)
+        case .number(let value):
+            // A whole number is written as one (`1`, not `1.0`), as a reader would write it.
+            if value == value.rounded() && abs(value) < 1e15 {
+                try container.encode(Int64(value))
+            } else {
+                try container.encode(value)
+            }
         case .string(let value): try container.encode(value)
         case .array(let values): try container.encode(values)
         case .object(let members): try container.encode(members)

@@ -4,6 +4,7 @@ import Foundation
 import HTTPCore
 import MockServer
 import Simulator
+import StrictJSON
 import Testing
 
 /// The simulator's session JSON, as a client reads it.
@@ -451,14 +452,14 @@ struct SimulatorTests {
 
     @Test func aJSONBodyIsLoggedAsJSONAndAnyOtherBodyAsTextCutAtTheLimit() {
         #expect(
-            SimulatorJSON(parsing: Data(#"{"a":true,"b":1,"c":[null,"x"]}"#.utf8))
+            JSONValue(loggedBody: Data(#"{"a":true,"b":1,"c":[null,"x"]}"#.utf8))
                 == .object(["a": .bool(true), "b": .number(1), "c": .array([.null, .string("x")])]))
-        let page = String(repeating: "x", count: SimulatorJSON.maximumTextLength + 1)
+        let page = String(repeating: "x", count: JSONValue.maximumLoggedTextLength + 1)
         #expect(
-            SimulatorJSON(parsing: Data(page.utf8))
-                == .string(String(repeating: "x", count: SimulatorJSON.maximumTextLength) + "… (cut)"))
-        #expect(SimulatorJSON(parsing: Data("{not json".utf8)) == .string("{not json"))
-        #expect(SimulatorJSON(parsing: Data()) == .string(""))
+            JSONValue(loggedBody: Data(page.utf8))
+                == .string(String(repeating: "x", count: JSONValue.maximumLoggedTextLength) + "… (cut)"))
+        #expect(JSONValue(loggedBody: Data("{not json".utf8)) == .string("{not json"))
+        #expect(JSONValue(loggedBody: Data()) == .string(""))
     }
 
     @Test func theSimulatorNeverWritesIntoTheServersEventLog() async throws {

@@ -43,13 +43,13 @@ public final class LiveSite: @unchecked Sendable {
     }
 
     /// The status pages see.
-    public var status: LiveStatus { lock.liveHeld { current } }
+    public var status: LiveStatus { lock.withLock { current } }
 
     /// The folder being served, nil until the first build succeeds.
-    public var siteFolder: URL? { lock.liveHeld { folder } }
+    public var siteFolder: URL? { lock.withLock { folder } }
 
     /// Streams open now.
-    public var openStreams: Int { lock.liveHeld { streams.count } }
+    public var openStreams: Int { lock.withLock { streams.count } }
 
     // MARK: Reports from the builder
 
@@ -64,7 +64,7 @@ public final class LiveSite: @unchecked Sendable {
     /// A build wrote a complete site to `folder`: serve it, count a generation, and tell every
     /// page to reload.
     public func buildSucceeded(folder: URL, diagnostics: [LiveStatus.Diagnostic]) {
-        let generation: Int = lock.liveHeld {
+        let generation: Int = lock.withLock {
             self.folder = folder
             current.generation += 1
             return current.generation
@@ -95,7 +95,7 @@ public final class LiveSite: @unchecked Sendable {
 
     /// Applies `change` under the lock and sends a `status` event if the status changed.
     private func update(_ change: (inout LiveStatus) -> Void) {
-        let changed: LiveStatus? = lock.liveHeld {
+        let changed: LiveStatus? = lock.withLock {
             var next = current
             change(&next)
             next.diagnostics = buildDiagnostics + checkDiagnostics
@@ -112,7 +112,7 @@ public final class LiveSite: @unchecked Sendable {
     /// (a page that reconnects learns what it missed), then carries every event.
     public func openStream() -> HTTPResponse {
         let stream = HTTPStream()
-        let outcome: (status: LiveStatus, replaced: [HTTPStream])? = lock.liveHeld {
+        let outcome: (status: LiveStatus, replaced: [HTTPStream])? = lock.withLock {
             guard !closed else { return nil }
             var replaced: [HTTPStream] = []
             while streams.count >= max(1, streamLimit), !admitted.isEmpty {
@@ -155,7 +155,7 @@ public final class LiveSite: @unchecked Sendable {
 
     /// Ends every stream and refuses new ones (the server is stopping).
     public func close() {
-        let open: [HTTPStream] = lock.liveHeld {
+        let open: [HTTPStream] = lock.withLock {
             closed = true
             defer {
                 streams.removeAll()
@@ -172,12 +172,12 @@ public final class LiveSite: @unchecked Sendable {
     }
 
     private func openStreamList() -> [HTTPStream] {
-        lock.liveHeld { Array(streams.values) }
+        lock.withLock { Array(streams.values) }
     }
 
     private func forget(_ stream: HTTPStream) {
         let id = ObjectIdentifier(stream)
-        lock.liveHeld {
+        lock.withLock {
             guard streams.removeValue(forKey: id) != nil else { return }
             admitted.removeAll { $0 == id }
         }
@@ -193,13 +193,5 @@ public final class LiveSite: @unchecked Sendable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
-    }
-}
-
-extension NSLock {
-    fileprivate func liveHeld<Value>(_ body: () throws -> Value) rethrows -> Value {
-        lock()
-        defer { unlock() }
-        return try body()
     }
 }

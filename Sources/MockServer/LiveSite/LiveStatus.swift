@@ -1,4 +1,5 @@
 import Foundation
+import StrictJSON
 
 /// What `GET /_workbook/status` answers: how far the served site is, and what the book's
 /// checks found.
@@ -25,9 +26,9 @@ public struct LiveStatus: Codable, Equatable, Sendable {
 
     /// One finding, as `workbook check` prints it: `file:line:column: severity: message`.
     public struct Diagnostic: Codable, Equatable, Sendable {
-        public var file: String?
-        public var line: Int?
-        public var column: Int?
+        @ExplicitNull public var file: String?
+        @ExplicitNull public var line: Int?
+        @ExplicitNull public var column: Int?
         /// `error`, `warning` or `note`.
         public var severity: String
         public var message: String
@@ -39,15 +40,6 @@ public struct LiveStatus: Codable, Equatable, Sendable {
             self.severity = severity
             self.message = message
         }
-
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(file, forKey: .file)
-            try container.encode(line, forKey: .line)
-            try container.encode(column, forKey: .column)
-            try container.encode(severity, forKey: .severity)
-            try container.encode(message, forKey: .message)
-        }
     }
 
     /// Counts successful builds: 0 until the first one, then 1, 2, ... Each new generation is
@@ -58,7 +50,7 @@ public struct LiveStatus: Codable, Equatable, Sendable {
     /// The book now tangles to Swift that the running server was not built from.
     public var restartNeeded: Bool
     /// What to run, in words, when ``restartNeeded``.
-    public var restartReason: String?
+    @ExplicitNull public var restartReason: String?
     /// Deferred records the server dropped to stay within `limits.deferredRecords`, oldest
     /// first: more than 0 means visits came faster than the cap allows for a day's TTL. Set by
     /// `GET /_workbook/status` only.
@@ -75,16 +67,6 @@ public struct LiveStatus: Codable, Equatable, Sendable {
         self.restartReason = restartReason
         self.deferredRecordsEvicted = deferredRecordsEvicted
     }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(generation, forKey: .generation)
-        try container.encode(state, forKey: .state)
-        try container.encode(diagnostics, forKey: .diagnostics)
-        try container.encode(restartNeeded, forKey: .restartNeeded)
-        try container.encode(restartReason, forKey: .restartReason)
-        try container.encodeIfPresent(deferredRecordsEvicted, forKey: .deferredRecordsEvicted)
-    }
 }
 
 /// What `GET /_workbook/config` answers: what a page needs to call the running server. It never
@@ -98,7 +80,7 @@ public struct LiveConfiguration: Codable, Equatable, Sendable {
     /// The key the server accepts for tracking calls (after `WORKBOOK_PUBLISHABLE_KEY`).
     public var publishableKey: String
     /// The first configured link domain, if any.
-    public var linkDomain: String?
+    @ExplicitNull public var linkDomain: String?
     public var apiBase: String
     public var testClock: Bool
     /// The workbook's version.
@@ -113,14 +95,5 @@ public struct LiveConfiguration: Codable, Equatable, Sendable {
         self.apiBase = apiBase
         self.testClock = testClock
         self.version = version
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(publishableKey, forKey: .publishableKey)
-        try container.encode(linkDomain, forKey: .linkDomain)
-        try container.encode(apiBase, forKey: .apiBase)
-        try container.encode(testClock, forKey: .testClock)
-        try container.encode(version, forKey: .version)
     }
 }
