@@ -153,30 +153,28 @@ let package = Package(
             exclude: ["Fixtures"]
         ),
         .testTarget(name: "DeepLinkCoreTests", dependencies: ["DeepLinkCore"]),
-        // A raw-socket HTTP client shared by the loopback tests of the engine adapter, the event
-        // log and the mock server.
-        .target(name: "LoopbackClient", path: "Tests/LoopbackClient"),
         // A small application on the HTTP core and the cases it must answer: the core's tests run
         // them in process, the adapter's over loopback.
         .target(name: "HTTPDemoApp", dependencies: ["HTTPCore"], path: "Tests/HTTPDemoApp"),
         .testTarget(name: "HTTPCoreTests", dependencies: ["HTTPCore", "HTTPDemoApp"]),
         .testTarget(
             name: "MicroHTTPDServerTests",
-            dependencies: ["MicroHTTPDServer", "HTTPCore", "HTTPDemoApp", "LoopbackClient"]
+            dependencies: ["MicroHTTPDServer", "HTTPCore", "HTTPDemoApp", "TestSupport"]
         ),
-        .testTarget(name: "EventLogTests", dependencies: ["EventLog", "EventLogProbe", "LoopbackClient"]),
+        .testTarget(name: "EventLogTests", dependencies: ["EventLog", "EventLogProbe", "TestSupport"]),
         // MARK: Server test targets
         .testTarget(name: "AttributionServiceTests", dependencies: ["AttributionService"]),
         .testTarget(
             name: "MockServerTests",
             dependencies: [
                 "MockServer", "Simulator", "AttributionService", "HTTPCore", "MicroHTTPDServer", "EventLog",
-                "DeepLinkCore", "StrictJSON", "workbook", "LoopbackClient",
+                "DeepLinkCore", "StrictJSON", "workbook", "TestSupport",
             ]
         ),
 
         // MARK: The workbook's subsystems, tested by importing them
-        // Runs the package's executables as a user would, in throwaway folders.
+        // What the tests share: running the package's executables as a user would, throwaway
+        // folders, a raw-socket HTTP client for the loopback tests, and waiting on events.
         .target(name: "TestSupport", dependencies: ["ProcessRunner"], path: "Tests/TestSupport"),
         // Depends on the SDK so that its module is built for the samples to type-check against.
         .testTarget(name: "BookChecksTests", dependencies: ["BookChecks", "Literate", "Li2SDK", "TestSupport"]),
@@ -196,7 +194,7 @@ let package = Package(
         // swift-api-digester dumps and the README's call sites. Depends on the SDK so that its
         // module is built first; BookChecks names the SDK module (SnippetCheckers.sdkModule).
         .testTarget(
-            name: "Li2SDKAPITests", dependencies: ["Li2SDK", "BookChecks", "workbook", "LoopbackClient"],
+            name: "Li2SDKAPITests", dependencies: ["Li2SDK", "BookChecks", "workbook", "TestSupport"],
             exclude: ["li2sdk-0.2.0-api.txt", "README.md"]
         ),
 

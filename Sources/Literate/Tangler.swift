@@ -151,10 +151,10 @@ public enum Tangler {
                     .error(.conflictingLanguages(path: path, first: first, other: other), at: block.location)
                 ])
         }
-        let renderer = Renderer(comment: comment, isSwift: path.hasSuffix(".swift"))
-        var expander = Expander(graph: graph, renderer: renderer)
+        let output = TangledBody(comment: comment, isSwift: path.hasSuffix(".swift"))
+        var expander = Expander(graph: graph, output: output)
         for block in job.blocks { expander.expand(block, chunk: nil) }
-        let body = expander.renderer
+        let body = expander.output
         let header = GeneratedFileHeader(
             comment: comment, chapters: body.chapters, bodyHash: GeneratedFileHeader.hash(bytes: body.bytes))
         let file = TangledFile(
@@ -198,10 +198,10 @@ extension Diagnostic {
     }
 }
 
-/// Expands one file's blocks into its renderer, detecting undefined names and cycles.
+/// Expands one file's blocks into its output, detecting undefined names and cycles.
 struct Expander {
     let graph: ChunkGraph
-    private(set) var renderer: Renderer
+    private(set) var output: TangledBody
     private(set) var diagnostics: [Diagnostic] = []
     /// Chunk numbers included, and blocks (indices) whose lines reached the file.
     private(set) var usedChunks: [Int] = []
@@ -212,9 +212,9 @@ struct Expander {
     /// reference's indentation and removes it when done, so no line copies it.
     private var indentation: [UInt8] = []
 
-    init(graph: ChunkGraph, renderer: Renderer) {
+    init(graph: ChunkGraph, output: TangledBody) {
         self.graph = graph
-        self.renderer = renderer
+        self.output = output
     }
 
     /// Writes block `index` (of the book's blocks), included as `chunk` (nil for a file's own
@@ -227,15 +227,15 @@ struct Expander {
         let chapter = graph.blocks[index].chapter
         let contentLine = graph.blocks[index].contentLine
         let contentColumn = graph.blocks[index].contentColumn
-        renderer.blockStart(chunk: chunk, indentation: indentation, canImport: canImport)
+        output.blockStart(chunk: chunk, indentation: indentation, canImport: canImport)
         // Inside `#if canImport(...)` the block is indented one level, as swift-format expects.
         let outerCount = indentation.count
-        if canImport != nil { indentation.append(contentsOf: Renderer.oneLevel) }
+        if canImport != nil { indentation.append(contentsOf: TangledBody.oneLevel) }
         text.bytes.withUnsafeBufferPointer { bytes in
             for offset in 0..<text.count {
                 let line = UnsafeBufferPointer(rebasing: bytes[text.range(ofLine: offset)])
                 guard let reference = ChunkReference(line) else {
-                    renderer.code(
+                    output.code(
                         indentation: line.isEmpty ? [] : indentation, line: line, chapter: chapter,
                         number: contentLine + offset, column: contentColumn)
                     continue
@@ -264,19 +264,19 @@ struct Expander {
                 for included in graph.chunkBlocks[number] { expand(included, chunk: name) }
                 indentation.removeLast(indentation.count - innerCount)
                 stack.removeLast()
-                if offset + 1 < text.count { renderer.resume() }
+                if offset + 1 < text.count { output.resume() }
             }
         }
         indentation.removeLast(indentation.count - outerCount)
         if let canImport {
-            renderer.blockEnd(indentation: indentation, canImport: canImport)
+            output.blockEnd(indentation: indentation, canImport: canImport)
         }
     }
 }
 
-/// Writes expanded lines as file bytes, adding chunk comments and, for Swift, `#sourceLocation`
-/// directives where Swift allows them.
-struct Renderer {
+/// The body of one tangled file, built from expanded lines: their bytes, with chunk comments and,
+/// for Swift, the `#sourceLocation` directives where Swift allows them.
+struct TangledBody {
     let comment: CommentSyntax
     let isSwift: Bool
     /// The body as UTF-8: appending bytes costs a fraction of appending strings.

@@ -49,6 +49,9 @@ public final class HTTPServer: @unchecked Sendable {
         /// (and on a kept-alive connection from the end of the previous request), however it
         /// trickles; 0 turns the deadline off. See ``RequestHeadDeadlines``.
         public var requestHeadTimeoutSeconds: Double = 10
+        /// The clock the request-head deadlines read, in nanoseconds: the system's uptime clock
+        /// unless a test passes one it moves itself (then calling ``HTTPServer/endLateHeads()``).
+        public var headDeadlineClock: @Sendable () -> UInt64 = { DispatchTime.now().uptimeNanoseconds }
         /// libmicrohttpd worker threads.
         public var threadPoolSize: Int = 2
         /// The request body limit (413 beyond it).
@@ -103,6 +106,17 @@ public final class HTTPServer: @unchecked Sendable {
         core.inFlightCount
     }
 
+    /// Connections whose request-head deadline runs: waiting for a (first or next) request head.
+    public var connectionsAwaitingHead: Int {
+        core.deadlinesAwaitingHead
+    }
+
+    /// Ends the connections past their request-head deadline now, by ``Configuration/headDeadlineClock``:
+    /// what the deadlines' own timer does, for a test that moved its clock.
+    public func endLateHeads() {
+        core.endLateHeads()
+    }
+
     /// Starts listening on a numeric IPv4 or IPv6 address (`localhost` means `127.0.0.1`).
     /// Port 0 picks a free port; the bound port is returned and kept in ``port``.
     @discardableResult
@@ -117,7 +131,8 @@ public final class HTTPServer: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         guard handle == nil else { throw .alreadyRunning }
-        let deadlines = core.startDeadlines(seconds: configuration.requestHeadTimeoutSeconds)
+        let deadlines = core.startDeadlines(
+            seconds: configuration.requestHeadTimeoutSeconds, clock: configuration.headDeadlineClock)
         let context = Unmanaged.passRetained(core).toOpaque()
         var error = [CChar](repeating: 0, count: 256)
         let started: OpaquePointer? = (host == "localhost" ? "127.0.0.1" : host).withCString { address in
@@ -272,15 +287,20 @@ final class ServerCore: @unchecked Sendable {
     var inFlightCount: Int { lock.withLock { inFlight } }
 
     /// Starts the request-head deadlines' timer thread (none for `seconds` of 0 or less).
-    func startDeadlines(seconds: Double) -> RequestHeadDeadlines? {
+    func startDeadlines(seconds: Double, clock: @escaping @Sendable () -> UInt64) -> RequestHeadDeadlines? {
         guard seconds > 0 else { return nil }
-        let started = RequestHeadDeadlines(
-            limit: UInt64(seconds * 1e9), now: { DispatchTime.now().uptimeNanoseconds })
+        let started = RequestHeadDeadlines(limit: UInt64(seconds * 1e9), now: clock)
         let thread = Thread { started.run() }
         thread.name = "HTTP request-head deadlines"
         thread.start()
         deadlines = started
         return started
+    }
+
+    var deadlinesAwaitingHead: Int { deadlines?.awaitingHead ?? 0 }
+
+    func endLateHeads() {
+        deadlines?.endLateConnections()
     }
 
     func stopDeadlines() {

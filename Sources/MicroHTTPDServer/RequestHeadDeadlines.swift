@@ -68,6 +68,13 @@ final class RequestHeadDeadlines: @unchecked Sendable {
         }
     }
 
+    /// Connections waiting for a request head, whose deadline runs.
+    var awaitingHead: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return entries.values.filter { $0.waitingSince != nil }.count
+    }
+
     /// libmicrohttpd reports the close: from now on the socket number is not this connection's.
     func closed(_ connection: UInt) {
         update { $0[connection] = nil }

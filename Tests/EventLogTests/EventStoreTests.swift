@@ -1,5 +1,5 @@
 import Foundation
-import LoopbackClient
+import TestSupport
 import Testing
 
 @testable import EventLog
@@ -160,7 +160,7 @@ struct EventStoreCrashTests {
         let path = temporaryDatabase()
         defer { removeDatabase(path) }
 
-        let (acknowledged, reason) = try await offThePool {
+        let (acknowledged, reason) = try await offPool {
             () throws -> ([Int64], Process.TerminationReason) in
             let process = Process()
             process.executableURL = probe

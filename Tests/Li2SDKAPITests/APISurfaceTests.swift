@@ -1,5 +1,5 @@
 import Foundation
-import LoopbackClient
+import TestSupport
 import Testing
 
 /// The reduction and the comparison on their own, from hand-made input, and the reduction on a
@@ -115,7 +115,7 @@ struct APISurfaceTests {
             package struct Vault { public var code: Int }
             extension String { public var shouted: String { uppercased() } }
             """
-        let lines = try await offThePool { try Self.surface(of: source, module: "Kit") }
+        let lines = try await offPool { try Self.surface(of: source, module: "Kit") }
         #expect(lines == ["Constructor Box.init() : Box", "Struct Box", "Var Box.label : Swift.String?"])
     }
 

@@ -1,5 +1,5 @@
 import Foundation
-import LoopbackClient
+import TestSupport
 import Testing
 
 @testable import BookChecks
@@ -18,7 +18,7 @@ struct Li2SDKAPITests {
             .split(separator: "\n").map(String.init)
         #expect(expected.count == 145, "the listing was cut short: \(expected.count) lines")
         // Waiting for the digester blocks a thread: off the cooperative pool the other suites share.
-        let dump = await offThePool {
+        let dump = await offPool {
             Result { () throws(APIDump.Failure) in try APIDump.surface(of: Self.module) }
         }
         switch dump {

@@ -1,7 +1,7 @@
 import Foundation
 import HTTPCore
 import HTTPDemoApp
-import LoopbackClient
+import TestSupport
 import Testing
 
 /// One request head sent raw over loopback, and the answer: the shell's refusal before any

@@ -1,8 +1,8 @@
 import Foundation
 import HTTPCore
 import HTTPDemoApp
-import LoopbackClient
 import MicroHTTPDServer
+import TestSupport
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -133,22 +133,21 @@ struct LoopbackTests {
         try await withLoopbackServer(DemoApp.make(), configuration: configuration) { _, port in
             let client = try RawClient(port: port, receiveTimeoutSeconds: 6)
             client.send("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n")
-            let clock = ContinuousClock()
-            let started = clock.now
+            // Closed by the server (its one-second idle timeout), not by the client's own wait.
             let (text, end) = await client.readUntilClosed()
             #expect(end == .closedByServer)
             #expect(text.isEmpty)
-            #expect(clock.now - started < .seconds(5))
         }
     }
 
     @Test func defaultLimitsAdmit64ConnectionsFromOneAddressAndCloseThe65th() async throws {
-        try await withLoopbackServer(DemoApp.make()) { _, port in
+        try await withLoopbackServer(DemoApp.make()) { server, port in
             var clients: [RawClient] = []
             for _ in 0..<64 {
                 clients.append(try RawClient(port: port))
             }
-            // Every slot is taken before the extra one connects.
+            // Every slot is taken (the server has accepted all 64) before the extra one connects.
+            #expect(await eventually { server.connectionsAwaitingHead == 64 })
             let extra = try RawClient(port: port)
             extra.send("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
             let (refused, refusedEnd) = await extra.readUntilClosed()
@@ -166,25 +165,35 @@ struct LoopbackTests {
         }
     }
 
-    /// A one-second head deadline, and an idle timeout (a minute) past every client's wait, so
-    /// that only the deadline can end a connection.
-    func headDeadlineOfOneSecond() -> HTTPServer.Configuration {
+    /// A head deadline of one second on a clock the test moves, so that no test waits for it;
+    /// libmicrohttpd's own idle timeout (real time) is a minute, past every wait here.
+    func headDeadlineOfOneSecond(_ clock: ManualNanoseconds) -> HTTPServer.Configuration {
         var configuration = quietConfiguration()
         configuration.requestHeadTimeoutSeconds = 1
         configuration.connectionTimeoutSeconds = 60
+        configuration.headDeadlineClock = { clock.now }
         return configuration
     }
 
     /// A client that trickles its head, a byte at a time, is ended at the head deadline though
-    /// every byte resets libmicrohttpd's idle timeout (here a minute, past the client's wait).
+    /// every byte resets libmicrohttpd's idle timeout.
     @Test func aTricklingHeadIsEndedAtItsDeadline() async throws {
-        try await withLoopbackServer(DemoApp.make(), configuration: headDeadlineOfOneSecond()) { _, port in
+        let clock = ManualNanoseconds()
+        try await withLoopbackServer(DemoApp.make(), configuration: headDeadlineOfOneSecond(clock)) {
+            server, port in
             let client = try RawClient(port: port, receiveTimeoutSeconds: 20)
             client.send("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
-            // The slow client itself: one byte every 200 ms, for at most 4 s.
-            for _ in 0..<20 where client.send("x") {
-                try await Task.sleep(for: .milliseconds(200))
+            #expect(await eventually { server.connectionsAwaitingHead == 1 })
+            // The slow client: a byte every 200 ms of the server's clock, until the deadline ends it.
+            for _ in 0..<4 {
+                #expect(client.send("x"))
+                clock.advance(milliseconds: 200)
+                server.endLateHeads()
+                #expect(server.connectionsAwaitingHead == 1)
             }
+            client.send("x")
+            clock.advance(milliseconds: 200)
+            server.endLateHeads()
             let (text, end) = await client.readUntilClosed()
             #expect(text.isEmpty)
             #expect(end == .closedByServer)
@@ -194,11 +203,17 @@ struct LoopbackTests {
     /// On a kept-alive connection the next head has its deadline too, counted from the end of
     /// the previous request.
     @Test func aKeptAliveConnectionMustSendItsNextHeadInTime() async throws {
-        try await withLoopbackServer(DemoApp.make(), configuration: headDeadlineOfOneSecond()) { _, port in
+        let clock = ManualNanoseconds()
+        try await withLoopbackServer(DemoApp.make(), configuration: headDeadlineOfOneSecond(clock)) {
+            server, port in
             let client = try RawClient(port: port, receiveTimeoutSeconds: 20)
             client.send("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
             let first = await client.read(until: #"{"status":"ok"}"#)
             #expect(statusCode(ofRawResponse: first) == 200)
+            // The deadline starts again once the request has ended.
+            #expect(await eventually { server.connectionsAwaitingHead == 1 })
+            clock.advance(milliseconds: 1_000)
+            server.endLateHeads()
             let (rest, end) = await client.readUntilClosed()
             #expect(rest.isEmpty)
             #expect(end == .closedByServer)
@@ -207,17 +222,21 @@ struct LoopbackTests {
 
     /// The deadline is for the head only: an answer that takes longer is not cut.
     @Test func aSlowAnswerOutlivesTheHeadDeadline() async throws {
-        var configuration = quietConfiguration()
-        configuration.requestHeadTimeoutSeconds = 1
+        let clock = ManualNanoseconds()
+        let answer = Mailbox<Bool>()
         let app = DemoApp.make { router in
             router.get("/slow") { _, _ in
-                try await Task.sleep(for: .milliseconds(1_500))
+                _ = await answer.take()
                 return try .json(["done": true])
             }
         }
-        try await withLoopbackServer(app, configuration: configuration) { _, port in
+        try await withLoopbackServer(app, configuration: headDeadlineOfOneSecond(clock)) { server, port in
             let client = try RawClient(port: port, receiveTimeoutSeconds: 20)
             client.send("GET /slow HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+            #expect(await eventually { server.requestsInFlight == 1 })
+            clock.advance(milliseconds: 1_500)
+            server.endLateHeads()
+            answer.put(true)
             let (text, end) = await client.readUntilClosed()
             #expect(statusCode(ofRawResponse: text) == 200)
             #expect(body(ofRawResponse: text) == #"{"done":true}"#)

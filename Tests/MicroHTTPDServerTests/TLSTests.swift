@@ -1,8 +1,8 @@
 import Foundation
 import HTTPCore
 import HTTPDemoApp
-import LoopbackClient
 import MicroHTTPDServer
+import TestSupport
 import Testing
 
 /// A self-signed certificate for 127.0.0.1 (P-256, valid for a century), made for this test
@@ -54,7 +54,7 @@ struct TLSTests {
         configuration.tls = HTTPServer.TLSFiles(certificatePath: certificate.path, privateKeyPath: key.path)
         try await withLoopbackServer(DemoApp.make(), configuration: configuration) { _, port in
             let curlExecutable = try #require(curlPath)
-            let (status, body) = try await offThePool { () throws -> (Int32, Data) in
+            let (status, body) = try await offPool { () throws -> (Int32, Data) in
                 let curl = Process()
                 curl.executableURL = URL(fileURLWithPath: curlExecutable)
                 curl.arguments = [

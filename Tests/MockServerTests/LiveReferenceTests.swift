@@ -1,7 +1,7 @@
 import Foundation
 import HTTPCore
-import LoopbackClient
 import MockServer
+import TestSupport
 import Testing
 
 /// What `workbook reference` writes, in small: DocC's static hosting layout, a folder with an

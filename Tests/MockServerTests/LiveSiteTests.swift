@@ -1,8 +1,8 @@
 import Foundation
 import HTTPCore
-import LoopbackClient
 import MockServer
 import Simulator
+import TestSupport
 import Testing
 
 /// A built site on disk: a few files in a temporary folder, removed when the test ends.
@@ -317,7 +317,9 @@ struct LiveSiteLoopbackTests {
         await runtime.stop(gracePeriod: .seconds(2))
     }
 
-    @Test func runtimeServesSiteConfigAndEventsBesideTheAPI() async throws {
+    /// The stop's grace period is an hour: a stop that waited for the open stream would fail the
+    /// time limit.
+    @Test(.timeLimit(.minutes(1))) func runtimeServesSiteConfigAndEventsBesideTheAPI() async throws {
         let data = try DataFolder()
         let site = try SiteFolder()
         var configuration = TestServer.configuration
@@ -364,10 +366,7 @@ struct LiveSiteLoopbackTests {
         events.send("GET /_workbook/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
         #expect(await eventually { live.openStreams == 1 })
         live.buildSucceeded(folder: site.url, diagnostics: [])
-        let clock = ContinuousClock()
-        let started = clock.now
-        await runtime.stop(gracePeriod: .seconds(10))
-        #expect(clock.now - started < .seconds(3))
+        await runtime.stop(gracePeriod: .seconds(3_600))
         let text = await events.readAll()
         #expect(text.contains("event: reload\ndata: {\"generation\":2}\n\n"))
         #expect(text.hasSuffix("0\r\n\r\n"))

@@ -2,8 +2,8 @@ import AttributionService
 import EventLog
 import Foundation
 import HTTPCore
-import LoopbackClient
 import MockServer
+import TestSupport
 import Testing
 
 #if canImport(FoundationNetworking)

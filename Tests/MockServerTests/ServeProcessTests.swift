@@ -1,8 +1,8 @@
 import AttributionService
 import Foundation
 import HTTPCore
-import LoopbackClient
 import MockServer
+import TestSupport
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -12,6 +12,8 @@ import Testing
 /// `workbook serve` as a child process, run the way a user runs it.
 final class ServeProcess: @unchecked Sendable {
     let process = Process()
+    /// Signalled once, when the process exits.
+    private let exited = DispatchSemaphore(value: 0)
     private(set) var port = 0
     private(set) var stdoutLines: [String] = []
 
@@ -42,11 +44,15 @@ final class ServeProcess: @unchecked Sendable {
         process.standardInput = FileHandle.nullDevice
         // One log line per request: a pipe nobody reads would fill up and stall the server.
         process.standardError = FileHandle.nullDevice
+        process.terminationHandler = { [exited] _ in exited.signal() }
         try process.run()
-        let started = DispatchSemaphore(value: 0)
+        // The greeting ends with the `events:` line (then `site:` when the site is served).
+        let last = site ? "site: " : "events: "
+        let greeted = DispatchSemaphore(value: 0)
         let collector = LineCollector()
         Thread.detachNewThread {
             var buffer = Data()
+            var signalled = false
             while true {
                 let chunk = output.fileHandleForReading.availableData
                 if chunk.isEmpty { break }
@@ -54,12 +60,16 @@ final class ServeProcess: @unchecked Sendable {
                 while let newline = buffer.firstIndex(of: 0x0A) {
                     collector.append(String(decoding: buffer[..<newline], as: UTF8.self))
                     buffer.removeSubrange(...newline)
-                    if collector.lines.last?.hasPrefix("listening on ") == true { started.signal() }
+                    if !signalled, collector.lines.last?.hasPrefix(last) == true {
+                        signalled = true
+                        greeted.signal()
+                    }
                 }
             }
-            started.signal()
+            if !signalled { greeted.signal() }
         }
-        guard started.wait(timeout: .now() + 20) == .success,
+        guard greeted.wait(timeout: .now() + 20) == .success,
+            collector.lines.contains(where: { $0.hasPrefix(last) }),
             let line = collector.lines.first(where: { $0.hasPrefix("listening on ") }),
             let port = URLComponents(string: String(line.dropFirst("listening on ".count)))?.port
         else {
@@ -67,13 +77,6 @@ final class ServeProcess: @unchecked Sendable {
             throw ServeProcessError.didNotStart(collector.lines)
         }
         self.port = port
-        // The greeting ends with the `events:` line (then `site:` when the site is served); it
-        // follows at once, but wait at most 2 s.
-        let last = site ? "site: " : "events: "
-        let deadline = Date().addingTimeInterval(2)
-        while !collector.lines.contains(where: { $0.hasPrefix(last) }) && Date() < deadline {
-            Thread.sleep(forTimeInterval: 0.01)
-        }
         stdoutLines = collector.lines
     }
 
@@ -87,11 +90,9 @@ final class ServeProcess: @unchecked Sendable {
 
     /// Waits for the process to exit (at most `seconds`); its exit status, or nil.
     func waitForExit(seconds: Double = 20) -> Int32? {
-        let deadline = Date().addingTimeInterval(seconds)
-        while process.isRunning && Date() < deadline {
-            Thread.sleep(forTimeInterval: 0.02)
-        }
-        return process.isRunning ? nil : process.terminationStatus
+        guard exited.wait(timeout: .now() + seconds) == .success else { return nil }
+        exited.signal()  // a second wait returns at once too
+        return process.terminationStatus
     }
 
     /// Starts the server from an async test: the waiting for its first lines happens on a
@@ -99,12 +100,12 @@ final class ServeProcess: @unchecked Sendable {
     static func start(_ arguments: [String], environment: [String: String] = [:], site: Bool = false)
         async throws -> ServeProcess
     {
-        try await offThePool { try ServeProcess(arguments, environment: environment, site: site) }
+        try await offPool { try ServeProcess(arguments, environment: environment, site: site) }
     }
 
     /// ``waitForExit(seconds:)`` off the cooperative pool.
     func exitStatus(seconds: Double = 20) async -> Int32? {
-        await offThePool { self.waitForExit(seconds: seconds) }
+        await offPool { self.waitForExit(seconds: seconds) }
     }
 }
 
@@ -316,14 +317,7 @@ struct ServeProcessTests {
         (["--config", "no-such-file.json"], Int32(2)),
     ])
     func unusableArgumentsStopBeforeServing(_ arguments: [String], _ status: Int32) async throws {
-        let process = Process()
-        process.executableURL = ServeProcess.productsDirectory.appendingPathComponent("workbook")
-        process.arguments = ["serve"] + arguments
-        process.currentDirectoryURL = repositoryRoot
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        await offThePool { process.waitUntilExit() }
-        #expect(process.terminationStatus == status)
+        let run = try await CommandRunner.run("workbook", ["serve"] + arguments, in: repositoryRoot)
+        #expect(run.status == status)
     }
 }

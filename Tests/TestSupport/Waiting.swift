@@ -1,10 +1,18 @@
 import Dispatch
 import Foundation
 
-/// Runs blocking work on a Dispatch queue, never on the cooperative threads every suite shares.
+/// Runs blocking work (a socket read, waiting for a child process) on a Dispatch thread, so that
+/// it never holds one of the few cooperative threads the servers under test need.
 package func offPool<Value: Sendable>(_ body: @escaping @Sendable () -> Value) async -> Value {
     await withCheckedContinuation { continuation in
         DispatchQueue.global().async { continuation.resume(returning: body()) }
+    }
+}
+
+/// The throwing form of ``offPool(_:)``.
+package func offPool<Value: Sendable>(_ body: @escaping @Sendable () throws -> Value) async throws -> Value {
+    try await withCheckedThrowingContinuation { continuation in
+        DispatchQueue.global().async { continuation.resume(with: Result { try body() }) }
     }
 }
 
@@ -31,11 +39,12 @@ package final class Mailbox<Value: Sendable>: @unchecked Sendable {
     }
 }
 
-/// Waits until `condition` holds, looking again every few milliseconds, for at most `timeout`:
-/// for a state that sends no event of its own (a status another thread updates, a port a child
-/// process opens). The suite's one polling loop; everything else waits on an event.
+/// Waits until `condition` holds, looking again every few milliseconds, for at most `timeout`
+/// (a passing run waits milliseconds; a busy 2-core machine may need seconds): for a state that
+/// sends no event of its own (a status another thread updates, a count a server keeps). The
+/// suite's one polling loop; everything else waits on an event.
 package func eventually(
-    timeout: Duration = .seconds(20), _ condition: @Sendable () async throws -> Bool
+    timeout: Duration = .seconds(30), _ condition: @Sendable () async throws -> Bool
 ) async rethrows -> Bool {
     let deadline = ContinuousClock.now + timeout
     while ContinuousClock.now < deadline {
@@ -43,4 +52,19 @@ package func eventually(
         try? await Task.sleep(for: .milliseconds(10))
     }
     return try await condition()
+}
+
+/// A nanosecond clock that moves only when a test moves it: for what takes its time from a
+/// `() -> UInt64` (the HTTP server's request-head deadlines).
+package final class ManualNanoseconds: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: UInt64 = 1_000_000_000
+
+    package init() {}
+
+    package var now: UInt64 { lock.withLock { value } }
+
+    package func advance(milliseconds: UInt64) {
+        lock.withLock { value += milliseconds * 1_000_000 }
+    }
 }

@@ -17,8 +17,8 @@ struct ServedFile: Sendable {
     var body: Data
     /// Answer with a 301 to this path on the same server instead.
     var redirectTo: String?
-    /// Answer only after this long (to exercise `--timeout`).
-    var delay: Duration?
+    /// Answer only once the doctor has finished (to exercise `--timeout`).
+    var holdsItsAnswer = false
 
     static func fixture(_ name: String) throws -> ServedFile {
         ServedFile(body: try SubjectFixtures.contents(name))
@@ -61,9 +61,14 @@ struct DoctorCommandTests {
         aasa: ServedFile, assetLinks: ServedFile, _ arguments: [String], hits: HitCounter = HitCounter()
     ) async throws -> (output: CommandRunner.Output, port: Int) {
         var router = HTTPRouter(logger: .silent)
+        // Held answers wait for the doctor to finish; the server's stop then waits for them.
+        let finished = Mailbox<Bool>()
         for (path, file) in [(aasaPath, aasa), (assetLinksPath, assetLinks)] {
             router.get(path) { request, _ in
-                if let delay = file.delay { try await Task.sleep(for: delay) }
+                if file.holdsItsAnswer {
+                    _ = await finished.take()
+                    finished.put(true)
+                }
                 var headers: HTTPHeaders = [:]
                 if let target = file.redirectTo {
                     headers["Location"] = "http://\(request.headers["Host"] ?? "127.0.0.1")\(target)"
@@ -85,9 +90,11 @@ struct DoctorCommandTests {
         let resolved = arguments.map { $0.replacingOccurrences(of: "{base}", with: base) }
         do {
             let output = try await runDoctor(resolved)
+            finished.put(true)
             await server.stop(gracePeriod: .seconds(1))
             return (output, port)
         } catch {
+            finished.put(true)
             await server.stop(gracePeriod: .seconds(1))
             throw error
         }
@@ -267,7 +274,7 @@ struct DoctorCommandTests {
 
     @Test func aSlowServerTimesOut() async throws {
         var slow = try ServedFile.fixture("apple-app-site-association")
-        slow.delay = .seconds(4)
+        slow.holdsItsAnswer = true
         let (output, port) = try await Self.doctor(
             aasa: slow, assetLinks: slow, ["{base}", "--timeout", "1"])
         #expect(output.status == 1)

@@ -130,43 +130,16 @@ public final class RawClient: @unchecked Sendable {
 extension RawClient {
     /// ``readUntilClosed(maxBytes:)`` off the cooperative pool.
     public func readUntilClosed(maxBytes: Int = 1 << 20) async -> (text: String, end: ReadEnd) {
-        await offThePool { self.readUntilClosed(maxBytes: maxBytes) }
+        await offPool { self.readUntilClosed(maxBytes: maxBytes) }
     }
 
     /// ``readAll(maxBytes:)`` off the cooperative pool.
     public func readAll(maxBytes: Int = 1 << 20) async -> String {
-        await offThePool { self.readAll(maxBytes: maxBytes) }
+        await offPool { self.readAll(maxBytes: maxBytes) }
     }
 
     /// ``read(until:maxBytes:)`` off the cooperative pool.
     public func read(until marker: String, maxBytes: Int = 1 << 16) async -> String {
-        await offThePool { self.read(until: marker, maxBytes: maxBytes) }
+        await offPool { self.read(until: marker, maxBytes: maxBytes) }
     }
-}
-
-/// Runs blocking work (a socket read, waiting for a child process) on a Dispatch thread, so that
-/// it never holds one of the few cooperative threads the servers under test need.
-public func offThePool<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
-    await withCheckedContinuation { continuation in
-        DispatchQueue.global().async { continuation.resume(returning: body()) }
-    }
-}
-
-/// The throwing form of ``offThePool(_:)``.
-public func offThePool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-        DispatchQueue.global().async { continuation.resume(with: Result { try body() }) }
-    }
-}
-
-/// Polls `condition` every few milliseconds until it holds or `timeout` passes (a passing run
-/// waits milliseconds; give a busy 2-core machine seconds).
-public func eventually(timeout: Duration = .seconds(30), _ condition: () async -> Bool) async -> Bool {
-    let clock = ContinuousClock()
-    let deadline = clock.now.advanced(by: timeout)
-    while clock.now < deadline {
-        if await condition() { return true }
-        try? await Task.sleep(for: .milliseconds(10))
-    }
-    return await condition()
 }
