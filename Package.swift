@@ -146,6 +146,8 @@ let package = Package(
         ),
 
         .testTarget(name: "LiterateTests", dependencies: ["Literate"], exclude: ["Fixtures"]),
+        .testTarget(name: "ProcessRunnerTests", dependencies: ["ProcessRunner"]),
+        .testTarget(name: "CommandLineKitTests", dependencies: ["CommandLineKit"]),
         .testTarget(name: "StrictJSONTests", dependencies: ["StrictJSON"]),
         // The renderer and site tests; the CLI tests among them run the built `workbook`.
         .testTarget(

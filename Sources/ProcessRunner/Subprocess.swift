@@ -1,6 +1,12 @@
 import Dispatch
 import Foundation
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// The package's one way to run a child process to completion: what the exercises build and
 /// test with, what checks a console transcript, what runs `swiftc -parse`, `swift format`, DocC's
 /// tools, and the executables under test.
@@ -42,8 +48,10 @@ package enum Subprocess {
     /// - `stopsLeftovers` kills what the child left running in its process group after it exits
     ///   (a shell's background job).
     ///
-    /// Foundation starts each child in a process group of its own, so killing the group also
-    /// stops what the child started, such as the test runner that `swift test` spawns.
+    /// The child is spawned in a process group of its own and waited for with `waitpid`, so
+    /// killing the group also stops what the child started (the test runner `swift test`
+    /// spawns), and a background job it leaves does not hold up the wait. (Foundation's `Process`
+    /// reports an exit only once every process holding its inherited descriptors has ended.)
     package static func run(
         _ executable: String, _ arguments: [String], in directory: URL? = nil,
         environment: [String: String] = [:], timeout: TimeInterval, separateErrors: Bool = false,
@@ -56,50 +64,127 @@ package enum Subprocess {
         }
         let files = OutputFiles(separate: separateErrors)
         defer { files.remove() }
-        guard let out = files.open(files.output), let err = files.errors.map(files.open) ?? out else {
+        let spawned = Spawn.start(
+            executable, arguments, in: directory,
+            environment: ProcessInfo.processInfo.environment.merging(environment) { $1 },
+            output: files.output.path, errors: files.errors?.path)
+        guard case .success(let pid) = spawned else {
+            if case .failure(let code) = spawned {
+                return Result(
+                    status: 127, output: "cannot run \(executable): \(String(cString: strerror(code)))",
+                    timedOut: false, seconds: seconds())
+            }
             return Result(
-                status: 127,
-                output: "cannot create a file in \(files.folder): \(String(cString: strerror(errno)))",
-                timedOut: false, seconds: 0)
+                status: 127, output: "cannot run \(executable)", timedOut: false, seconds: seconds())
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        if let directory { process.currentDirectoryURL = directory }
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = out
-        process.standardError = err
-        let finished = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in finished.signal() }
-        do {
-            try process.run()
-        } catch {
-            try? out.close()
-            try? err.close()
-            return Result(
-                status: 127, output: "cannot run \(executable): \(error.localizedDescription)",
-                timedOut: false,
-                seconds: 0)
-        }
-        let pid = process.processIdentifier
         if stopsOnInterrupt { ChildProcesses.shared.add(pid) }
+        // A thread blocks in waitpid; the deadline is a wait on its answer.
+        let exit = ExitStatus()
+        Thread.detachNewThread { exit.set(Spawn.waitForExit(pid)) }
         var timedOut = false
-        if finished.wait(timeout: .now() + timeout) == .timedOut {
+        if !exit.wait(seconds: timeout) {
             timedOut = true
             ChildProcesses.kill(pid)
-            _ = finished.wait(timeout: .now() + 5)
+            _ = exit.wait(seconds: 30)
         } else if stopsLeftovers {
             _ = Foundation.kill(-pid, SIGKILL)
         }
         if stopsOnInterrupt { ChildProcesses.shared.remove(pid) }
-        try? out.close()
-        try? err.close()
         return Result(
-            status: timedOut ? -1 : process.terminationStatus,
+            status: timedOut ? -1 : exit.status,
             output: files.read(files.output, limit: outputLimit),
             errors: files.errors.map { files.read($0, limit: outputLimit) } ?? "", timedOut: timedOut,
             seconds: seconds())
+    }
+}
+
+/// A child's exit status, handed from the thread that waits for it.
+private final class ExitStatus: @unchecked Sendable {
+    private let done = DispatchSemaphore(value: 0)
+    private let lock = NSLock()
+    private var value: Int32 = -1
+
+    var status: Int32 { lock.withLock { value } }
+
+    func set(_ status: Int32) {
+        lock.withLock { value = status }
+        done.signal()
+    }
+
+    /// True when the child exited within `seconds`.
+    func wait(seconds: TimeInterval) -> Bool {
+        guard done.wait(timeout: .now() + seconds) == .success else { return false }
+        done.signal()
+        return true
+    }
+}
+
+/// `posix_spawn` with the child in a process group of its own, standard input from `/dev/null`
+/// and its output in files.
+private enum Spawn {
+    enum Outcome {
+        case success(pid_t)
+        case failure(Int32)
+    }
+
+    static func start(
+        _ executable: String, _ arguments: [String], in directory: URL?, environment: [String: String],
+        output: String, errors: String?
+    ) -> Outcome {
+        #if canImport(Darwin)
+            var attributes: posix_spawnattr_t? = nil
+            var actions: posix_spawn_file_actions_t? = nil
+        #else
+            var attributes = posix_spawnattr_t()
+            var actions = posix_spawn_file_actions_t()
+        #endif
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP))
+        posix_spawnattr_setpgroup(&attributes, 0)
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        if let errors {
+            posix_spawn_file_actions_addopen(&actions, 2, errors, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        } else {
+            posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        }
+        // The folder is changed by a shell that then becomes the program (`exec`): posix_spawn's
+        // own chdir action is not portable.
+        var path = executable
+        var argv = [executable] + arguments
+        if let directory {
+            path = "/bin/sh"
+            argv = ["/bin/sh", "-c", "cd -- \"$0\" || exit 127\nexec \"$@\"", directory.path] + argv
+        }
+        guard FileManager.default.isExecutableFile(atPath: executable) else { return .failure(ENOENT) }
+        let variables = environment.map { "\($0.key)=\($0.value)" }
+        var pid: pid_t = 0
+        let code = withCStrings(argv) { argv in
+            withCStrings(variables) { envp in posix_spawn(&pid, path, &actions, &attributes, argv, envp) }
+        }
+        return code == 0 ? .success(pid) : .failure(code)
+    }
+
+    /// Blocks until `pid` exits; its exit code, or 128 + the signal that ended it.
+    static func waitForExit(_ pid: pid_t) -> Int32 {
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 {
+            guard errno == EINTR else { return 127 }
+        }
+        // WIFEXITED / WEXITSTATUS are macros Swift cannot import.
+        let signal = status & 0x7f
+        return signal == 0 ? (status >> 8) & 0xff : 128 + signal
+    }
+
+    private static func withCStrings<Value>(
+        _ strings: [String], _ body: ([UnsafeMutablePointer<CChar>?]) -> Value
+    ) -> Value {
+        let pointers = strings.map { strdup($0) }
+        defer { for pointer in pointers { free(pointer) } }
+        return body(pointers + [nil])
     }
 }
 
@@ -115,11 +200,6 @@ private struct OutputFiles {
         try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         output = folder.appendingPathComponent("output")
         errors = separate ? folder.appendingPathComponent("errors") : nil
-    }
-
-    func open(_ file: URL) -> FileHandle? {
-        guard FileManager.default.createFile(atPath: file.path, contents: nil) else { return nil }
-        return try? FileHandle(forWritingTo: file)
     }
 
     func read(_ file: URL, limit: Int) -> String {
