@@ -1,90 +1,31 @@
 import Foundation
 
-/// A JSON value, decoded strictly (a number is never a Bool).
-indirect enum JSONValue: Decodable, Equatable, Sendable {
-    case object([String: JSONValue])
-    case array([JSONValue])
-    case string(String)
-    case number(Double)
-    case bool(Bool)
-    case null
-
-    init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        if container.decodeNil() {
-            self = .null
-        } else if let value = try? container.decode(Bool.self) {
-            self = .bool(value)
-        } else if let value = try? container.decode(Double.self) {
-            self = .number(value)
-        } else if let value = try? container.decode(String.self) {
-            self = .string(value)
-        } else if let value = try? container.decode([String: JSONValue].self) {
-            self = .object(value)
-        } else {
-            self = .array(try container.decode([JSONValue].self))
-        }
-    }
-
-    subscript(key: String) -> JSONValue? {
-        if case .object(let members) = self { return members[key] }
-        return nil
-    }
-
-    var string: String? {
-        if case .string(let value) = self { return value }
-        return nil
-    }
-
-    var array: [JSONValue] {
-        if case .array(let values) = self { return values }
-        return []
-    }
-
-    var members: [(key: String, value: JSONValue)] {
-        if case .object(let members) = self { return members.sorted { $0.key < $1.key } }
-        return []
-    }
-
-    var bool: Bool? {
-        if case .bool(let value) = self { return value }
-        return nil
-    }
-
-    /// A short literal for enums and examples.
-    var literal: String {
-        switch self {
-        case .string(let value): return value
-        case .number(let value): return value == value.rounded() ? String(Int(value)) : String(value)
-        case .bool(let value): return String(value)
-        case .null: return "null"
-        case .array, .object: return "…"
-        }
-    }
-}
-
-/// The mock server's API reference, written as Markdown from its OpenAPI 3 document: the
-/// authentication schemes, every path and method with its parameters, request body and
-/// responses, and every component schema as a table of properties.
+/// An API reference, written as Markdown from an OpenAPI 3 document: the authentication
+/// schemes, every path and method with its parameters, request body, responses and a try-it
+/// panel, and every component schema as a table of properties.
 ///
 /// ```swift
-/// let markdown = try OpenAPIReference.markdown(json: data, documentPath: "Sources/MockServer/Resources/openapi.json")
+/// let page = OpenAPIPage(documentPath: "api/openapi.json", title: "Server API")
+/// let markdown = try OpenAPIReference.markdown(json: data, page: page)
+/// // # Server API (or the document's info.title) ... ## Endpoints ... ## Schemas
 /// ```
 public enum OpenAPIReference {
     static let methods = ["get", "put", "post", "delete", "options", "head", "patch", "trace"]
 
     /// The page for a missing document: says so, and how it comes to exist.
-    public static func missingMarkdown(documentPath: String) -> String {
+    public static func missingMarkdown(documentPath: String, title: String) -> String {
         """
-        # Mock server API
+        # \(MarkdownText.escape(title))
 
-        The mock server's OpenAPI document (`\(documentPath)`) is not in this book yet, so there is
+        The OpenAPI document (`\(documentPath)`) is not in this book yet, so there is
         no API reference to show. It appears here as soon as the file exists: build the site again.
 
         """
     }
 
-    public static func markdown(json data: Data, documentPath: String) throws(WeaveMessage) -> String {
+    /// The reference for the document `data`, which the book holds at `page.documentPath`.
+    public static func markdown(json data: Data, page: OpenAPIPage) throws(WeaveMessage) -> String {
+        let documentPath = page.documentPath
         let document: JSONValue
         do {
             document = try JSONDecoder().decode(JSONValue.self, from: data)
@@ -96,16 +37,14 @@ public enum OpenAPIReference {
         }
         var out = ""
         let info = document["info"]
-        out += "# \(MarkdownText.escape(info?["title"]?.string ?? "Mock server API"))\n\n"
+        out += "# \(MarkdownText.escape(info?["title"]?.string ?? page.title))\n\n"
         if let version = info?["version"]?.string {
             out += "Version \(MarkdownText.code(version)), generated from `\(documentPath)`"
             if let openapi = document["openapi"]?.string { out += " (OpenAPI \(openapi))" }
             out += ".\n\n"
         }
         if let description = info?["description"]?.string { out += description + "\n\n" }
-        out += "<p class=\"live-note\" data-live-note>Opened from files, this page cannot call the "
-        out +=
-            "server. Start it with <code>./wb serve</code> and open the site it serves to try the API.</p>\n\n"
+        if let note = page.liveNote { out += "<p class=\"live-note\" data-live-note>\(note)</p>\n\n" }
         let servers = document["servers"]?.array ?? []
         if !servers.isEmpty {
             out += "## Servers\n\n"

@@ -123,7 +123,9 @@ struct SearchAndTemplateTests {
                  "type": "object", "required": ["n"], "properties": {"n": {"type": "integer", "description": "A | B"}}}}}},
                "responses": {"204": {"description": "Pong."}}}}}}
             """
-        let markdown = try OpenAPIReference.markdown(json: Data(json.utf8), documentPath: "openapi.json")
+        let page = OpenAPIPage(
+            documentPath: "openapi.json", liveNote: "Opened from files, this page cannot call a server.")
+        let markdown = try OpenAPIReference.markdown(json: Data(json.utf8), page: page)
         // The panel's markup is pinned in TryItPanelTests; here, where it goes and what it holds.
         let ping = TryItPanel(
             method: "POST", path: "/ping", headers: ["Content-Type: application/json"],
@@ -135,8 +137,7 @@ struct SearchAndTemplateTests {
 
                 Version `2`, generated from `openapi.json` (OpenAPI 3.0.3).
 
-                <p class="live-note" data-live-note>Opened from files, this page cannot call the server. \
-                Start it with <code>./wb serve</code> and open the site it serves to try the API.</p>
+                <p class="live-note" data-live-note>Opened from files, this page cannot call a server.</p>
 
                 ## Endpoints
 
@@ -160,7 +161,7 @@ struct SearchAndTemplateTests {
 
                 """)
         #expect(throws: WeaveMessage.self) {
-            try OpenAPIReference.markdown(json: Data("[]".utf8), documentPath: "x")
+            try OpenAPIReference.markdown(json: Data("[]".utf8), page: OpenAPIPage(documentPath: "x"))
         }
     }
 }

@@ -148,7 +148,7 @@ struct TryItPanelTests {
 
     @Test func theReferencePageCarriesOnePanelPerOperation() throws {
         let markdown = try OpenAPIReference.markdown(
-            json: Data(Self.document.utf8), documentPath: "openapi.json")
+            json: Data(Self.document.utf8), page: OpenAPIPage(documentPath: "openapi.json"))
         #expect(markdown.components(separatedBy: "<section class=\"try-it\"").count - 1 == 3)
         #expect(!markdown.contains("li2_sk"))
     }
