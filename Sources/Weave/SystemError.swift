@@ -24,7 +24,8 @@ enum SystemError {
         if let posix = error as? POSIXError { return posix.code.rawValue }
         let nsError = error as NSError
         if nsError.domain == NSPOSIXErrorDomain { return Int32(nsError.code) }
-        if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError,
+        // An `NSError`, or on Linux a `POSIXError` value: any error, looked into in turn.
+        if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? any Error,
             let code = code(of: underlying)
         {
             return code
