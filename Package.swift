@@ -96,7 +96,7 @@ let package = Package(
         // The renderer and site tests; the CLI tests among them run the built `workbook`.
         .testTarget(
             name: "WeaveTests", dependencies: ["Weave", "Literate", "CCmark", "workbook"],
-            exclude: ["Fixtures"]
+            exclude: ["Fixtures", "Snapshots"]
         ),
         .testTarget(name: "DeepLinkCoreTests", dependencies: ["DeepLinkCore"]),
         // A raw-socket HTTP client shared by the loopback tests of the shell and the mock server.

@@ -76,6 +76,11 @@ final class TemporaryBook {
         }
     }
 
+    /// Every whole line of a page that starts with `prefix`, to compare whole.
+    func lines(_ path: String, startingWith prefix: String) -> [String] {
+        (output(path) ?? "").split(separator: "\n").filter { $0.hasPrefix(prefix) }.map(String.init)
+    }
+
     /// The fragment of a page between two markers, both included.
     func fragment(_ path: String, from start: String, to end: String) -> String? {
         guard let page = output(path), let lower = page.range(of: start),

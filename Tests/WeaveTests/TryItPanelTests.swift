@@ -61,14 +61,21 @@ struct TryItPanelTests {
         ])
         let report = try book.build()
         #expect(!report.hasErrors)
-        let page = try String(
-            contentsOf: book.output.appendingPathComponent("chapters/01-call.html"), encoding: .utf8)
         let panel = TryItPanel(method: "GET", path: "/healthz", headers: [], body: "").html
-        #expect(page.contains("</figure>\n" + panel))
+        // The panel follows the code block it sends.
         #expect(
-            panel.contains(
-                #"<textarea class="try-it-body" rows="2" spellcheck="false" placeholder="No body"></textarea>"#
-            ))
+            book.fragment("chapters/01-call.html", from: "<figure", to: "</section>") == """
+                <figure class="code" id="code-3">
+                <figcaption class="code-header"><span class="code-lang">http</span><span class="badge \
+                badge-display-only" title="Nothing checks this snippet: it is shown as written.">display-only</span>\
+                </figcaption>
+                <pre><code class="language-http"><span class="code-text">GET /healthz HTTP/1.1
+                </span></code></pre>
+                </figure>
+                \(panel.dropLast())
+                """)
+        Snapshot.expect(
+            try #require(book.output("chapters/01-call.html")), matches: "try-it/chapters/01-call.html")
     }
 
     static let document = """
