@@ -23,8 +23,11 @@ public enum OpenAPIReference {
         """
     }
 
-    /// The reference for the document `data`, which the book holds at `page.documentPath`.
-    public static func markdown(json data: Data, page: OpenAPIPage) throws(WeaveMessage) -> String {
+    /// The reference for the document `data`, which the book holds at `page.documentPath`; its
+    /// try-it panels say `offlineNote` while no server answers (nil: a plain default).
+    public static func markdown(
+        json data: Data, page: OpenAPIPage, offlineNote: String? = nil
+    ) throws(WeaveMessage) -> String {
         let documentPath = page.documentPath
         let document: JSONValue
         do {
@@ -73,7 +76,8 @@ public enum OpenAPIReference {
             for method in methods {
                 guard let operation = item[method] else { continue }
                 out += operationMarkdown(
-                    method: method, path: path, operation: operation, pathItem: item, document: document)
+                    method: method, path: path, operation: operation, pathItem: item, document: document,
+                    offlineNote: offlineNote ?? TryItPanel.defaultOfflineNote)
             }
         }
         let schemas = document["components"]?["schemas"]?.members ?? []
@@ -89,14 +93,17 @@ public enum OpenAPIReference {
     }
 
     private static func operationMarkdown(
-        method: String, path: String, operation: JSONValue, pathItem: JSONValue, document: JSONValue
+        method: String, path: String, operation: JSONValue, pathItem: JSONValue, document: JSONValue,
+        offlineNote: String
     )
         -> String
     {
         var out = "### \(method.uppercased()) \(MarkdownText.code(path))\n\n"
         if let summary = operation["summary"]?.string { out += "**\(MarkdownText.escape(summary))**\n\n" }
         if let description = operation["description"]?.string { out += description + "\n\n" }
-        out += tryItPanel(method: method, path: path, operation: operation, document: document).html + "\n"
+        var panel = tryItPanel(method: method, path: path, operation: operation, document: document)
+        panel.offlineNote = offlineNote
+        out += panel.html + "\n"
         let parameters = (pathItem["parameters"]?.array ?? []) + (operation["parameters"]?.array ?? [])
         if !parameters.isEmpty {
             out +=

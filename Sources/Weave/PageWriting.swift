@@ -47,7 +47,9 @@ struct PageWriting: Sendable {
             theme: input.theme, layout: Layout(pages.all, parts: input.book.parts),
             directory: proofs.directory,
             badges: proofs.badges, targets: proofs.targets, linkTargets: links.targets,
-            isHighlighted: isHighlighted, siteTitle: options.siteTitle, output: options.outputFolder,
+            isHighlighted: isHighlighted, siteTitle: options.siteTitle,
+            tryItOfflineNote: options.tryItOfflineNote ?? TryItPanel.defaultOfflineNote,
+            output: options.outputFolder,
             printPrefixes: printPrefixes, printPrefixesByName: printPrefixesByName)
         let jobs: [Job] = pages.all.map { .page($0) } + [.notFound(pages.notFound)]
         let written = ConcurrentWork.map(jobs) { job in site.write(job) }

@@ -29,7 +29,9 @@ struct ReferencePages: Sendable {
                 markdown: snippetMarkdown(proofs, pages: pages)),
         ]
         if let api = input.options.apiReference {
-            let (apiMarkdown, apiDiagnostic) = openAPIMarkdown(api, bookRoot: input.options.bookRoot)
+            let (apiMarkdown, apiDiagnostic) = openAPIMarkdown(
+                api, bookRoot: input.options.bookRoot,
+                offlineNote: input.options.tryItOfflineNote ?? TryItPanel.defaultOfflineNote)
             if let apiDiagnostic { diagnostics.append(apiDiagnostic) }
             generated.append(
                 SitePage(kind: .api, source: "api.md", output: "api.html", markdown: apiMarkdown))
@@ -102,13 +104,15 @@ struct ReferencePages: Sendable {
 
     /// The API reference's Markdown; a missing document gives a page saying so, an unreadable or
     /// invalid one that page and an error at the document.
-    private static func openAPIMarkdown(_ api: OpenAPIPage, bookRoot: URL) -> (String, Diagnostic?) {
+    private static func openAPIMarkdown(_ api: OpenAPIPage, bookRoot: URL, offlineNote: String) -> (
+        String, Diagnostic?
+    ) {
         let url = bookRoot.appendingPathComponent(api.documentPath)
         let missing = OpenAPIReference.missingMarkdown(documentPath: api.documentPath, title: api.title)
         guard FileManager.default.fileExists(atPath: url.path) else { return (missing, nil) }
         do {
             let data = try Data(contentsOf: url)
-            return (try OpenAPIReference.markdown(json: data, page: api), nil)
+            return (try OpenAPIReference.markdown(json: data, page: api, offlineNote: offlineNote), nil)
         } catch let error as WeaveMessage {
             return (
                 missing,

@@ -12,6 +12,8 @@ struct SiteContext: Sendable {
     var isHighlighted: Bool
     /// The book's name, which opens each page's description.
     var siteTitle: String
+    /// What try-it panels say while no server answers.
+    var tryItOfflineNote: String
     var output: URL
 
     /// Each chapter's output path with the prefix its ids take on the print page.
@@ -142,7 +144,16 @@ struct SiteContext: Sendable {
             isContinuation: isChapter && first != nil && first != key,
             files: files,
             badge: badges[key] ?? .displayOnly, usedIn: usedIn, referenceHrefs: references,
-            tryIt: block.attributes.tryIt == nil ? nil : TryItPanel(httpLines: block.lines), fold: fold)
+            tryIt: tryItPanel(block), fold: fold)
+    }
+
+    /// The panel of a `try` block, saying the book's offline note.
+    private func tryItPanel(_ block: CodeBlock) -> TryItPanel? {
+        guard block.attributes.tryIt != nil, var panel = TryItPanel(httpLines: block.lines) else {
+            return nil
+        }
+        panel.offlineNote = tryItOfflineNote
+        return panel
     }
 
     /// The page in the theme's template, as pieces to write one after the other.

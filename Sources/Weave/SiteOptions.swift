@@ -42,6 +42,9 @@ public struct SiteOptions: Sendable {
     /// theme's content, so they appear only when the theme's content does (a theme inside the
     /// book), and only if the theme has the file.
     public var themePages: [ThemePage] = []
+    /// What a try-it panel says (HTML) while no server answers: how to start one. Nil says it
+    /// plainly ("Start the server to send it.").
+    public var tryItOfflineNote: String?
 
     public init(bookRoot: URL, outputFolder: URL, themeFolder: URL, checkers: [any SnippetChecker]) {
         self.bookRoot = bookRoot

@@ -2,7 +2,8 @@ import Foundation
 import Weave
 
 /// What this book's site has beyond its chapters, which the site generator knows nothing of: the
-/// book's title, the mock server's API reference and the deferred-flow simulator page. Both
+/// book's title, the mock server's API reference, the deferred-flow simulator page and how to
+/// start the server (`./wb serve`) for the try-it panels. Both
 /// `workbook build` and `workbook serve` weave the site with these.
 ///
 /// ```swift
@@ -20,6 +21,7 @@ package enum BookSite {
             documentPath: openAPIPath, title: "Mock server API",
             liveNote: "Opened from files, this page cannot call the server. Start it with "
                 + "<code>./wb serve</code> and open the site it serves to try the API.")
+        options.tryItOfflineNote = "Start the server with <code>./wb serve</code> to send it."
         // The simulator runs on the mock server, so only a book that has the server (its OpenAPI
         // document) gets the page, not a book that merely borrows this theme.
         let document = options.bookRoot.appendingPathComponent(openAPIPath)
