@@ -50,15 +50,19 @@ let package = Package(
         // The literate engine: chunks, tangle, snippet checks, diagnostics. Knows Markdown, never
         // deep links.
         .target(
-            name: "Literate", dependencies: ["CCmark", "ProcessRunner", "StrictJSON"], swiftSettings: optimisedInDebug),
+            name: "Literate", dependencies: ["CCmark", "ProcessRunner", "StrictJSON", "SystemErrors"],
+            swiftSettings: optimisedInDebug
+        ),
         // A small argument parser and help formatter shared by both executables.
-        .target(name: "CommandLineKit"),
+        .target(name: "CommandLineKit", dependencies: ["SystemErrors"]),
+        // A file-system failure in words: the errno behind any Foundation error, as `strerror` says it.
+        .target(name: "SystemErrors"),
         // The engine's commands (tangle, check, lint), reused by `literate` and `workbook`.
         .target(name: "LiterateCLI", dependencies: ["Literate", "CommandLineKit", "ProcessRunner"]),
         .executableTarget(name: "literate", dependencies: ["LiterateCLI", "CommandLineKit"]),
         // The site generator: weaves the book into static HTML (hand-written; knows Markdown and
         // chunks, never deep links).
-        .target(name: "Weave", dependencies: ["Literate"], swiftSettings: optimisedInDebug),
+        .target(name: "Weave", dependencies: ["Literate", "StrictJSON", "SystemErrors"], swiftSettings: optimisedInDebug),
 
         // Tangled from chapters/: do not edit the generated files by hand.
         .target(name: "DeepLinkCore"),
@@ -85,6 +89,7 @@ let package = Package(
             name: "MockServer",
             dependencies: [
                 "AttributionService", "HTTPCore", "MicroHTTPDServer", "EventLog", "DeepLinkCore", "StrictJSON",
+                "SystemErrors",
             ],
             resources: [.copy("Resources/openapi.json"), .copy("Resources/interstitial.html")]
         ),
@@ -108,7 +113,9 @@ let package = Package(
         // The snippet checkers `workbook check` registers: the linters, plists, manifests, console
         // transcripts and Swift samples.
         .target(
-            name: "BookChecks", dependencies: ["ConsoleCheck", "DeepLinkCore", "Literate", "ProcessRunner", "StrictJSON"]),
+            name: "BookChecks",
+            dependencies: ["ConsoleCheck", "DeepLinkCore", "Literate", "ProcessRunner", "StrictJSON", "SystemErrors"]
+        ),
         // Console transcripts (`console` blocks) run and compared, against the book's mock server.
         .target(
             name: "ConsoleCheck",
@@ -122,11 +129,17 @@ let package = Package(
             dependencies: ["CommandLineKit", "FileWatch", "Literate", "LiterateCLI", "ProcessRunner", "Weave"]
         ),
         // `workbook serve`'s site: rebuilt on every save of a chapter and reported to the server.
-        .target(name: "LiveSite", dependencies: ["CommandLineKit", "FileWatch", "Literate", "MockServer", "Weave"]),
+        .target(
+            name: "LiveSite",
+            dependencies: ["CommandLineKit", "FileWatch", "Literate", "MockServer", "SystemErrors", "Weave"]
+        ),
         // Folders watched for saves: inotify on Linux, polling elsewhere, snapshots say what changed.
         .target(name: "FileWatch"),
         // The SDK's API reference: symbol graphs rendered with DocC, and its audit.
-        .target(name: "SDKReference", dependencies: ["CommandLineKit", "Literate", "MockServer", "ProcessRunner"]),
+        .target(
+            name: "SDKReference",
+            dependencies: ["CommandLineKit", "Literate", "MockServer", "ProcessRunner", "SystemErrors"]
+        ),
         // `workbook serve`: its options read, the server, the live site and the reference build
         // started, and all stopped gracefully on SIGINT or SIGTERM.
         .target(
@@ -146,13 +159,15 @@ let package = Package(
         ),
 
         .testTarget(name: "LiterateTests", dependencies: ["Literate"], exclude: ["Fixtures"]),
-        .testTarget(name: "ProcessRunnerTests", dependencies: ["ProcessRunner"]),
+        .testTarget(name: "ProcessRunnerTests", dependencies: ["ProcessRunner", "TestSupport"]),
         .testTarget(name: "CommandLineKitTests", dependencies: ["CommandLineKit"]),
         .testTarget(name: "StrictJSONTests", dependencies: ["StrictJSON"]),
+        .testTarget(name: "SystemErrorsTests", dependencies: ["SystemErrors"]),
         // The renderer and site tests; the CLI tests among them run the built `workbook`.
         .testTarget(
-            name: "WeaveTests", dependencies: ["Weave", "Literate", "CCmark", "workbook"],
-            exclude: ["Fixtures"]
+            name: "WeaveTests",
+            dependencies: ["Weave", "StrictJSON", "SystemErrors", "Literate", "CCmark", "workbook"],
+            exclude: ["Fixtures", "Snapshots"]
         ),
         .testTarget(name: "DeepLinkCoreTests", dependencies: ["DeepLinkCore"]),
         // A small application on the HTTP core and the cases it must answer: the core's tests run

@@ -1,6 +1,7 @@
 import Foundation
 import Literate
 import ProcessRunner
+import SystemErrors
 
 /// `swift-sample`: type-checks the Swift an app developer writes against the book's SDK.
 ///
@@ -72,7 +73,7 @@ package struct SwiftSampleChecker: SnippetChecker {
         do {
             files = try SwiftBlockFiles.write([snippet.block], in: folder)
         } catch {
-            return [SnippetFinding(.error, SwiftSampleMessage.cannotWrite("\(error)"))]
+            return [SnippetFinding(.error, SwiftSampleMessage.cannotWrite(SystemError.message(for: error)))]
         }
         let run = Subprocess.run(
             swiftc, ["-typecheck", "-swift-version", "6", "-I", modules.path] + files.paths, timeout: 600,

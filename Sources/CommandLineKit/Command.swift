@@ -1,4 +1,5 @@
 import Foundation
+import SystemErrors
 
 /// Where a command writes: standard output for results, standard error for diagnostics.
 /// Tests pass a capturing console; the executables use `Console.standard`.
@@ -110,7 +111,8 @@ public struct CommandLineTool: Sendable {
         } catch let error as CommandError {
             return report(error, root: root, console: console)
         } catch {
-            console.error("error: \(error)")
+            // Never Foundation's dump of an error: `path: what went wrong (errno text)`.
+            console.error("error: \(SystemError.message(for: error))")
             return .badInput
         }
     }

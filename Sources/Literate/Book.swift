@@ -1,4 +1,5 @@
 import Foundation
+import SystemErrors
 
 /// One chapter: its path relative to the book folder, its text and its parsed tree.
 public struct Chapter: Sendable {
@@ -75,7 +76,7 @@ public struct Book: Sendable {
                 .sorted()
         } catch {
             throw .error(
-                .unreadableChapter(path: folder.path, reason: "\(error.localizedDescription)"), at: nil)
+                .unreadableChapter(path: folder.path, reason: SystemError.describe(error)), at: nil)
         }
         let (ordered, parts) = try readingOrder(of: names, in: folder)
         names = ordered

@@ -86,6 +86,7 @@ package final class LiveSiteBuilder: @unchecked Sendable {
         var options = SiteOptions(
             bookRoot: settings.bookRoot, outputFolder: folder, themeFolder: settings.themeFolder,
             checkers: settings.checkers())
+        BookSite.configure(&options)
         options.runsSnippetChecks = false
         options.coverageFile = settings.coverageFile ?? Self.coverageFile(in: settings.bookRoot)
         options.swiftc = nil

@@ -3,6 +3,7 @@ import Dispatch
 import FileWatch
 import Foundation
 import MockServer
+import SystemErrors
 
 /// The live site's moving parts while `workbook serve` runs: the watcher (whose thread does the
 /// first build, then every rebuild), the background checks, and the heartbeat that keeps event
@@ -66,7 +67,8 @@ package final class LiveSiteSession: @unchecked Sendable {
                 try builder.prepare()
             } catch {
                 console.error(
-                    "site: cannot prepare \(settings.outputFolder.path): \(error.localizedDescription)")
+                    "site: \(settings.outputFolder.path): cannot prepare the folder (\(SystemError.describe(error)))"
+                )
             }
             build("built")
         }

@@ -3,6 +3,7 @@ import EventLog
 import Foundation
 import HTTPCore
 import MicroHTTPDServer
+import SystemErrors
 
 /// The running mock server: the event log under the data folder, the app, libmicrohttpd, and a
 /// periodic purge of expired deferred records. `workbook serve` is a thin command around it.
@@ -63,7 +64,7 @@ public final class MockServerRuntime: @unchecked Sendable {
 
         public var description: String {
             switch self {
-            case .dataDirectory(let message): "cannot prepare the data folder: \(message)"
+            case .dataDirectory(let message): message
             case .eventLog(let message): "cannot open the event log: \(message)"
             case .configuration(let error): error.description
             case .server(let error): "cannot start the HTTP server: \(error)"
@@ -101,7 +102,8 @@ public final class MockServerRuntime: @unchecked Sendable {
             }
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         } catch {
-            throw .dataDirectory("\(directory.path): \(error.localizedDescription)")
+            throw .dataDirectory(
+                "\(directory.path): cannot prepare the data folder (\(SystemError.describe(error)))")
         }
         let store: SQLiteEventStore
         do {

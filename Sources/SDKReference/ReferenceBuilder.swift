@@ -1,6 +1,7 @@
 import Foundation
 import Literate
 import ProcessRunner
+import SystemErrors
 
 /// Builds the API reference of the book's Swift modules with the toolchain's own tools, the
 /// way SwiftPM's documentation plugin does, without the plugin (no outside package):
@@ -186,7 +187,7 @@ package enum ReferenceBuilder {
         do {
             try Data("written by workbook reference\n".utf8).write(to: staging.appendingPathComponent(marker))
         } catch {
-            throw .cannotWrite(staging.path, reason: error.localizedDescription)
+            throw .cannotWrite(staging.path, reason: SystemError.describe(error))
         }
         try swap(staging, into: settings.outputFolder)
         // Removed here rather than by the `defer` alone, so that the time reported includes it.
@@ -273,7 +274,7 @@ package enum ReferenceBuilder {
             try fileManager.moveItem(at: staging, to: folder)
             try? fileManager.removeItem(at: old)
         } catch {
-            throw .cannotWrite(folder.path, reason: error.localizedDescription)
+            throw .cannotWrite(folder.path, reason: SystemError.describe(error))
         }
     }
 
@@ -292,7 +293,7 @@ package enum ReferenceBuilder {
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         } catch {
-            throw .cannotWrite(folder.path, reason: error.localizedDescription)
+            throw .cannotWrite(folder.path, reason: SystemError.describe(error))
         }
     }
 

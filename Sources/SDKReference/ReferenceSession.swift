@@ -2,6 +2,7 @@ import CommandLineKit
 import Foundation
 import MockServer
 import ProcessRunner
+import SystemErrors
 
 /// `workbook serve --reference`: runs `workbook reference` once, in a child process, while the
 /// server answers, and reports to the ``LiveReference`` that serves `/reference/`.
@@ -54,8 +55,8 @@ package final class ReferenceSession: @unchecked Sendable {
             _ = FileManager.default.createFile(atPath: log.path, contents: nil)
             handle = try FileHandle(forWritingTo: log)
         } catch {
-            live.buildFailed(reason: "cannot write \(log.path): \(error.localizedDescription)")
-            console.error("reference: cannot write \(log.path): \(error.localizedDescription)")
+            live.buildFailed(reason: "\(log.path): cannot write the file (\(SystemError.describe(error)))")
+            console.error("reference: \(log.path): cannot write the file (\(SystemError.describe(error)))")
             return nil
         }
         let process = Process()
@@ -79,8 +80,8 @@ package final class ReferenceSession: @unchecked Sendable {
             try process.run()
         } catch {
             try? handle.close()
-            live.buildFailed(reason: "cannot run workbook reference: \(error.localizedDescription)")
-            console.error("reference: cannot run workbook reference: \(error.localizedDescription)")
+            live.buildFailed(reason: "cannot run workbook reference (\(SystemError.describe(error)))")
+            console.error("reference: cannot run workbook reference (\(SystemError.describe(error)))")
             return nil
         }
         console.print(ReferenceMessage.serveStarted(address: address, log: shownLog))

@@ -75,7 +75,7 @@ enum GeneratedPages {
         }
         func link(_ row: SnippetRow, _ label: String) {
             html.raw("<a href=\"")
-            html.url(SiteBuilder.chapterOutput(row.block.chapter) + "#" + row.anchor)
+            html.url(BookPages.chapterOutput(row.block.chapter) + "#" + row.anchor)
             html.raw("\">")
             html.text(label)
             html.raw("</a>")

@@ -1,3 +1,5 @@
+import Literate
+
 /// The navigation around a page's content: the sidebar, the in-page table of contents and the
 /// previous/next links. Small fragments of markup; the page's frame is the theme's template.
 struct Layout: Sendable {
@@ -98,5 +100,36 @@ struct Layout: Sendable {
         html.raw("\"><span class=\"pager-label\">\(label)</span> <span class=\"pager-title\">")
         html.text(item.title)
         html.raw("</span></a>\n")
+    }
+}
+
+extension Layout {
+    /// The navigation of a site with these pages: the chapters by the summary's parts (one
+    /// untitled group without a summary), the exercises, then the reference pages — the theme's
+    /// own, the glossary, the snippet index, the API reference, the print page.
+    init(_ pages: [SitePage], parts: [Book.Part]) {
+        func item(_ page: SitePage) -> NavItem {
+            NavItem(output: page.output, title: page.title, number: page.number, minutes: page.readingMinutes)
+        }
+        let chapterPages = pages.filter { $0.kind == .chapter }
+        let chapters = chapterPages.map(item)
+        let bySource = Dictionary(
+            chapterPages.map { ($0.source, item($0)) }, uniquingKeysWith: { first, _ in first })
+        let chapterGroups =
+            parts.isEmpty
+            ? [Group(title: "Chapters", items: chapters)]
+            : parts.map { part in
+                Group(title: part.title, items: part.chapters.compactMap { bySource[$0] })
+            }
+        let exercises = pages.filter { $0.kind == .exercise }.map(item)
+        var reference = pages.filter { if case .theme = $0.kind { true } else { false } }.map(item)
+        for kind in [SitePage.Kind.glossary, .snippets, .api] {
+            if let page = pages.first(where: { $0.kind == kind }) { reference.append(item(page)) }
+        }
+        reference.append(NavItem(output: "print.html", title: "The whole book on one page"))
+        let home = pages.first { $0.kind == .home }.map { [item($0)] } ?? []
+        self.init(
+            chapters: chapterGroups, exercises: exercises, reference: reference,
+            readingOrder: home + chapters + exercises)
     }
 }

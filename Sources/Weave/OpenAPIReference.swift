@@ -1,90 +1,35 @@
 import Foundation
+import StrictJSON
 
-/// A JSON value, decoded strictly (a number is never a Bool).
-indirect enum JSONValue: Decodable, Equatable, Sendable {
-    case object([String: JSONValue])
-    case array([JSONValue])
-    case string(String)
-    case number(Double)
-    case bool(Bool)
-    case null
-
-    init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        if container.decodeNil() {
-            self = .null
-        } else if let value = try? container.decode(Bool.self) {
-            self = .bool(value)
-        } else if let value = try? container.decode(Double.self) {
-            self = .number(value)
-        } else if let value = try? container.decode(String.self) {
-            self = .string(value)
-        } else if let value = try? container.decode([String: JSONValue].self) {
-            self = .object(value)
-        } else {
-            self = .array(try container.decode([JSONValue].self))
-        }
-    }
-
-    subscript(key: String) -> JSONValue? {
-        if case .object(let members) = self { return members[key] }
-        return nil
-    }
-
-    var string: String? {
-        if case .string(let value) = self { return value }
-        return nil
-    }
-
-    var array: [JSONValue] {
-        if case .array(let values) = self { return values }
-        return []
-    }
-
-    var members: [(key: String, value: JSONValue)] {
-        if case .object(let members) = self { return members.sorted { $0.key < $1.key } }
-        return []
-    }
-
-    var bool: Bool? {
-        if case .bool(let value) = self { return value }
-        return nil
-    }
-
-    /// A short literal for enums and examples.
-    var literal: String {
-        switch self {
-        case .string(let value): return value
-        case .number(let value): return value == value.rounded() ? String(Int(value)) : String(value)
-        case .bool(let value): return String(value)
-        case .null: return "null"
-        case .array, .object: return "…"
-        }
-    }
-}
-
-/// The mock server's API reference, written as Markdown from its OpenAPI 3 document: the
-/// authentication schemes, every path and method with its parameters, request body and
-/// responses, and every component schema as a table of properties.
+/// An API reference, written as Markdown from an OpenAPI 3 document: the authentication
+/// schemes, every path and method with its parameters, request body, responses and a try-it
+/// panel, and every component schema as a table of properties.
 ///
 /// ```swift
-/// let markdown = try OpenAPIReference.markdown(json: data, documentPath: "Sources/MockServer/Resources/openapi.json")
+/// let page = OpenAPIPage(documentPath: "api/openapi.json", title: "Server API")
+/// let markdown = try OpenAPIReference.markdown(json: data, page: page)
+/// // # Server API (or the document's info.title) ... ## Endpoints ... ## Schemas
 /// ```
 public enum OpenAPIReference {
     static let methods = ["get", "put", "post", "delete", "options", "head", "patch", "trace"]
 
     /// The page for a missing document: says so, and how it comes to exist.
-    public static func missingMarkdown(documentPath: String) -> String {
+    public static func missingMarkdown(documentPath: String, title: String) -> String {
         """
-        # Mock server API
+        # \(MarkdownText.escape(title))
 
-        The mock server's OpenAPI document (`\(documentPath)`) is not in this book yet, so there is
+        The OpenAPI document (`\(documentPath)`) is not in this book yet, so there is
         no API reference to show. It appears here as soon as the file exists: build the site again.
 
         """
     }
 
-    public static func markdown(json data: Data, documentPath: String) throws(WeaveMessage) -> String {
+    /// The reference for the document `data`, which the book holds at `page.documentPath`; its
+    /// try-it panels say `offlineNote` while no server answers (nil: a plain default).
+    public static func markdown(
+        json data: Data, page: OpenAPIPage, offlineNote: String? = nil
+    ) throws(WeaveMessage) -> String {
+        let documentPath = page.documentPath
         let document: JSONValue
         do {
             document = try JSONDecoder().decode(JSONValue.self, from: data)
@@ -96,17 +41,15 @@ public enum OpenAPIReference {
         }
         var out = ""
         let info = document["info"]
-        out += "# \(MarkdownText.escape(info?["title"]?.string ?? "Mock server API"))\n\n"
+        out += "# \(MarkdownText.escape(info?["title"]?.string ?? page.title))\n\n"
         if let version = info?["version"]?.string {
             out += "Version \(MarkdownText.code(version)), generated from `\(documentPath)`"
             if let openapi = document["openapi"]?.string { out += " (OpenAPI \(openapi))" }
             out += ".\n\n"
         }
         if let description = info?["description"]?.string { out += description + "\n\n" }
-        out += "<p class=\"live-note\" data-live-note>Opened from files, this page cannot call the "
-        out +=
-            "server. Start it with <code>./wb serve</code> and open the site it serves to try the API.</p>\n\n"
-        let servers = document["servers"]?.array ?? []
+        if let note = page.liveNote { out += "<p class=\"live-note\" data-live-note>\(note)</p>\n\n" }
+        let servers = document["servers"]?.items ?? []
         if !servers.isEmpty {
             out += "## Servers\n\n"
             for server in servers {
@@ -116,7 +59,7 @@ public enum OpenAPIReference {
             }
             out += "\n"
         }
-        let schemes = document["components"]?["securitySchemes"]?.members ?? []
+        let schemes = document["components"]?["securitySchemes"]?.sortedMembers ?? []
         if !schemes.isEmpty {
             out += "## Authentication\n\n| Scheme | Type | Where | Description |\n| --- | --- | --- | --- |\n"
             for (name, scheme) in schemes {
@@ -130,14 +73,15 @@ public enum OpenAPIReference {
             out += "\n"
         }
         out += "## Endpoints\n\n"
-        for (path, item) in paths.members {
+        for (path, item) in paths.sortedMembers {
             for method in methods {
                 guard let operation = item[method] else { continue }
                 out += operationMarkdown(
-                    method: method, path: path, operation: operation, pathItem: item, document: document)
+                    method: method, path: path, operation: operation, pathItem: item, document: document,
+                    offlineNote: offlineNote ?? TryItPanel.defaultOfflineNote)
             }
         }
-        let schemas = document["components"]?["schemas"]?.members ?? []
+        let schemas = document["components"]?["schemas"]?.sortedMembers ?? []
         if !schemas.isEmpty {
             out += "## Schemas\n\n"
             for (name, schema) in schemas {
@@ -150,15 +94,18 @@ public enum OpenAPIReference {
     }
 
     private static func operationMarkdown(
-        method: String, path: String, operation: JSONValue, pathItem: JSONValue, document: JSONValue
+        method: String, path: String, operation: JSONValue, pathItem: JSONValue, document: JSONValue,
+        offlineNote: String
     )
         -> String
     {
         var out = "### \(method.uppercased()) \(MarkdownText.code(path))\n\n"
         if let summary = operation["summary"]?.string { out += "**\(MarkdownText.escape(summary))**\n\n" }
         if let description = operation["description"]?.string { out += description + "\n\n" }
-        out += tryItPanel(method: method, path: path, operation: operation, document: document).html + "\n"
-        let parameters = (pathItem["parameters"]?.array ?? []) + (operation["parameters"]?.array ?? [])
+        var panel = tryItPanel(method: method, path: path, operation: operation, document: document)
+        panel.offlineNote = offlineNote
+        out += panel.html + "\n"
+        let parameters = (pathItem["parameters"]?.items ?? []) + (operation["parameters"]?.items ?? [])
         if !parameters.isEmpty {
             out +=
                 "Parameters:\n\n| Name | In | Type | Required | Description |\n| --- | --- | --- | --- | --- |\n"
@@ -179,7 +126,7 @@ public enum OpenAPIReference {
             if let description = body["description"]?.string { out += description + "\n\n" }
             out += contentMarkdown(body["content"])
         }
-        let responses = operation["responses"]?.members ?? []
+        let responses = operation["responses"]?.sortedMembers ?? []
         if !responses.isEmpty {
             out += "Responses:\n\n"
             for (status, response) in responses {
@@ -211,7 +158,9 @@ public enum OpenAPIReference {
         var headers: [String] = []
         var note: String?
         let schemes = document["components"]?["securitySchemes"]
-        if let first = operation["security"]?.array.first?.members.first?.key, let scheme = schemes?[first] {
+        if let first = operation["security"]?.items.first?.sortedMembers.first?.key,
+            let scheme = schemes?[first]
+        {
             if scheme["type"]?.string == "apiKey", scheme["in"]?.string == "header",
                 let name = scheme["name"]?.string
             {
@@ -228,9 +177,9 @@ public enum OpenAPIReference {
         if let media = operation["requestBody"]?["content"]?["application/json"] {
             headers.append("Content-Type: application/json")
             let example =
-                media["example"] ?? media["examples"]?.members.first?.value["value"]
+                media["example"] ?? media["examples"]?.sortedMembers.first?.value["value"]
                 ?? exampleValue(media["schema"], document: document, depth: 0)
-            body = example.map { prettyJSON($0) } ?? "{}"
+            body = example.map { $0.pretty() } ?? "{}"
         }
         return TryItPanel(
             method: method.uppercased(), path: path, headers: headers, body: body, note: note)
@@ -247,16 +196,16 @@ public enum OpenAPIReference {
         if let name = referenceName(schema), let target = document["components"]?["schemas"]?[name] {
             schema = target
         }
-        if let example = schema["example"] ?? schema["examples"]?.array.first { return example }
-        if let first = schema["enum"]?.array.first { return first }
+        if let example = schema["example"] ?? schema["examples"]?.items.first { return example }
+        if let first = schema["enum"]?.items.first { return first }
         for combiner in ["oneOf", "anyOf", "allOf"] {
-            if let option = schema[combiner]?.array.first {
+            if let option = schema[combiner]?.items.first {
                 return exampleValue(option, document: document, depth: depth + 1)
             }
         }
-        let properties = schema["properties"]?.members ?? []
+        let properties = schema["properties"]?.sortedMembers ?? []
         if !properties.isEmpty {
-            let required = Set((schema["required"]?.array ?? []).compactMap(\.string))
+            let required = Set((schema["required"]?.items ?? []).compactMap(\.string))
             var chosen = properties.filter { required.contains($0.key) || $0.value["example"] != nil }
             if chosen.isEmpty { chosen = properties }
             var object: [String: JSONValue] = [:]
@@ -282,38 +231,10 @@ public enum OpenAPIReference {
         }
     }
 
-    /// Two-space indented JSON, keys sorted, as a reader would type it.
-    static func prettyJSON(_ value: JSONValue, indent: String = "") -> String {
-        let inner = indent + "  "
-        switch value {
-        case .object(let members):
-            guard !members.isEmpty else { return "{}" }
-            let lines = members.sorted { $0.key < $1.key }.map {
-                inner + jsonString($0.key) + ": " + prettyJSON($0.value, indent: inner)
-            }
-            return "{\n" + lines.joined(separator: ",\n") + "\n" + indent + "}"
-        case .array(let values):
-            guard !values.isEmpty else { return "[]" }
-            return "[\n" + values.map { inner + prettyJSON($0, indent: inner) }.joined(separator: ",\n")
-                + "\n"
-                + indent + "]"
-        case .string(let text): return jsonString(text)
-        case .number(let number):
-            return number == number.rounded() && abs(number) < 1e15 ? String(Int(number)) : String(number)
-        case .bool(let flag): return String(flag)
-        case .null: return "null"
-        }
-    }
-
-    private static func jsonString(_ text: String) -> String {
-        let data = (try? JSONEncoder().encode(text)) ?? Data("\"\"".utf8)
-        return String(decoding: data, as: UTF8.self)
-    }
-
     /// Each media type of a `content` object with its schema.
     private static func contentMarkdown(_ content: JSONValue?) -> String {
         var out = ""
-        for (mediaType, media) in content?.members ?? [] {
+        for (mediaType, media) in content?.sortedMembers ?? [] {
             out += "\(MarkdownText.code(mediaType)): \(typeSummary(media["schema"]))\n\n"
             if let schema = media["schema"], schema["$ref"] == nil {
                 out += schemaMarkdown(schema)
@@ -341,11 +262,11 @@ public enum OpenAPIReference {
     private static func collectProperties(
         _ schema: JSONValue, prefix: String, depth: Int, into rows: inout [String]
     ) {
-        let required = Set((schema["required"]?.array ?? []).compactMap(\.string))
-        for (name, property) in schema["properties"]?.members ?? [] {
+        let required = Set((schema["required"]?.items ?? []).compactMap(\.string))
+        for (name, property) in schema["properties"]?.sortedMembers ?? [] {
             let fullName = prefix + name
             var description = property["description"]?.string ?? ""
-            if let values = property["enum"]?.array, !values.isEmpty {
+            if let values = property["enum"]?.items, !values.isEmpty {
                 let list = values.map { MarkdownText.code($0.literal) }.joined(separator: ", ")
                 description += (description.isEmpty ? "" : " ") + "One of \(list)."
             }
@@ -372,7 +293,7 @@ public enum OpenAPIReference {
             return "[\(MarkdownText.escape(name))](#schema-\(Slugger.slug(name)))"
         }
         for combiner in ["oneOf", "anyOf", "allOf"] {
-            if let options = schema[combiner]?.array, !options.isEmpty {
+            if let options = schema[combiner]?.items, !options.isEmpty {
                 let word = combiner == "allOf" ? "all of" : "one of"
                 return word + " " + options.map { typeSummary($0) }.joined(separator: ", ")
             }

@@ -5,9 +5,24 @@ import Literate
 /// reference as Markdown the builder writes. So every page gets the same anchors, link checks,
 /// search entries and rendering.
 struct SitePage: Sendable {
-    enum Kind: String, Sendable {
-        case home, chapter, exercise, glossary, snippets, api, simulator
-        case notFound = "not-found"
+    enum Kind: Sendable, Equatable {
+        case home, chapter, exercise, glossary, snippets, api, notFound
+        /// A page of the theme's own (``ThemePage``), with the kind the template shows.
+        case theme(String)
+
+        /// The kind as the template's `{{page-kind}}` shows it: `chapter`, `not-found`.
+        var name: String {
+            switch self {
+            case .home: return "home"
+            case .chapter: return "chapter"
+            case .exercise: return "exercise"
+            case .glossary: return "glossary"
+            case .snippets: return "snippets"
+            case .api: return "api"
+            case .notFound: return "not-found"
+            case .theme(let name): return name
+            }
+        }
     }
 
     var kind: Kind

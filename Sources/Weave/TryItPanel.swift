@@ -8,7 +8,7 @@ import Foundation
 /// The markup is a contract that the site's script and the browser tests rely on:
 ///
 /// ```html
-/// <section class="try-it" data-method="POST" data-path="/api/v1/track/open">
+/// <section class="try-it" data-method="POST" data-path="/api/v1/orders">
 ///   ... input.try-it-path, textarea.try-it-headers, textarea.try-it-body, button.try-it-send,
 ///   .try-it-status, .try-it-response-headers, .try-it-response
 /// </section>
@@ -17,7 +17,7 @@ import Foundation
 /// It never contains a blank line, so that it stays one raw HTML block inside Markdown.
 ///
 /// ```swift
-/// let panel = TryItPanel(httpLines: ["POST /api/v1/track/open HTTP/1.1", "X-Li2-Key: key", "", "{}"])
+/// let panel = TryItPanel(httpLines: ["POST /api/v1/orders HTTP/1.1", "X-Api-Key: key", "", "{}"])
 /// panel?.html  // "<section class=\"try-it\" data-method=\"POST\" ..."
 /// ```
 struct TryItPanel: Sendable, Equatable {
@@ -29,8 +29,12 @@ struct TryItPanel: Sendable, Equatable {
     /// A sentence shown above the Send button (for example: which key to paste).
     var note: String?
 
-    /// What the panel says when no server answers.
-    static let offlineText = "Start the server with <code>./wb serve</code> to send it."
+    /// What the panel says (HTML) while no server answers: how to start one, in a book's words
+    /// (``SiteOptions/tryItOfflineNote``).
+    var offlineNote = Self.defaultOfflineNote
+
+    /// The offline note of a book that gives none.
+    static let defaultOfflineNote = "Start the server to send it."
 
     init(method: String, path: String, headers: [String], body: String, note: String? = nil) {
         self.method = method
@@ -90,7 +94,7 @@ struct TryItPanel: Sendable, Equatable {
             out.raw(note)
             out.raw("</p>\n")
         }
-        out.raw("<p class=\"try-it-offline\">\(Self.offlineText)</p>\n")
+        out.raw("<p class=\"try-it-offline\">\(offlineNote)</p>\n")
         out.raw("<button class=\"try-it-send\" type=\"button\">Send</button>\n")
         out.raw("<div class=\"try-it-result\">\n<p class=\"try-it-status\" role=\"status\"></p>\n")
         out.raw("<pre class=\"try-it-response-headers\"></pre>\n<pre class=\"try-it-response\"></pre>\n")

@@ -12,7 +12,7 @@ public enum WeaveMessage: Error, Hashable, Sendable {
     case invalidOpenAPI(path: String, detail: String)
     case invalidCoverage(path: String, detail: String)
     case outputNotOurs(path: String)
-    case writeFailed(path: String, reason: String)
+    case fileFailed(path: String, operation: FileOperation, reason: String)
     case snippetCheckErrors(count: Int)
 
     public var text: String {
@@ -44,10 +44,27 @@ public enum WeaveMessage: Error, Hashable, Sendable {
         case .outputNotOurs(let path):
             return "'\(path)' exists and was not written by 'workbook build'; remove it or choose "
                 + "another --out folder"
-        case .writeFailed(let path, let reason):
-            return "cannot write '\(path)': \(reason)"
+        case .fileFailed(let path, let operation, let reason):
+            return "\(path): \(operation.text) (\(reason))"
         case .snippetCheckErrors(let count):
             return "\(count) snippet check errors, badged 'check failed'; 'workbook check' lists them"
+        }
+    }
+
+    /// What a failed file-system call was doing, for ``fileFailed(path:operation:reason:)``.
+    public enum FileOperation: Hashable, Sendable {
+        case read, write, createFolder, readFolder, removeEarlierSite
+        case copy(from: String)
+
+        var text: String {
+            switch self {
+            case .read: return "cannot read the file"
+            case .write: return "cannot write the file"
+            case .createFolder: return "cannot create the folder"
+            case .readFolder: return "cannot read the folder"
+            case .removeEarlierSite: return "cannot remove the site an earlier build wrote"
+            case .copy(let source): return "cannot copy '\(source)' here"
+            }
         }
     }
 }

@@ -39,8 +39,13 @@ struct CommandLineToolTests {
         throw CommandError.badInput("the input is wrong")
     }
 
+    /// A command whose file-system call fails and which lets the error through.
+    static let save = Command(CommandSpec(name: "save", abstract: "Save a file.")) { _, _ in
+        throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: "out/report.md"])
+    }
+
     static let tool = CommandLineTool(
-        root: Command(CommandSpec(name: "demo", abstract: "A demo tool."), subcommands: [greet, fail]),
+        root: Command(CommandSpec(name: "demo", abstract: "A demo tool."), subcommands: [greet, fail, save]),
         version: "1.2.3")
 
     static func run(_ words: [String]) -> (code: ExitCode, out: String, err: String) {
@@ -97,6 +102,13 @@ struct CommandLineToolTests {
         let run = Self.run(["fail"])
         #expect(run.code == .badInput)
         #expect(run.err == "error: the input is wrong\n")
+    }
+
+    /// Source: this book: a file-system failure is `file: what went wrong (errno text)`.
+    @Test func anUnexpectedFileErrorIsOneLineNamingTheFile() {
+        let run = Self.run(["save"])
+        #expect(run.code == .badInput)
+        #expect(run.err == "error: out/report.md: cannot write the file (Permission denied)\n")
     }
 
     @Test func helpAndVersion() {

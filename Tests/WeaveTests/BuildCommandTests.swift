@@ -50,19 +50,26 @@ struct BuildCommandTests {
         return String(text[range].dropFirst("pages, ".count).prefix { $0.isNumber })
     }
 
+    /// The lines of `text` that name a place in the book: whether highlight.js is installed, and
+    /// so warned about, depends on the machine.
+    static func bookLines(_ text: String) -> [String] {
+        text.split(separator: "\n").filter { $0.hasPrefix("chapters/") }.map(String.init)
+    }
+
     @Test func buildingTheFixtureBookSucceeds() throws {
         let book = try TemporaryBook(copying: TemporaryBook.fixture)
         let output = try Self.workbook(["build", "--book", book.root.path, "--out", book.output.path])
         #expect(output.status == 0, "\(output.stderr)")
         #expect(
-            output.stdout.hasSuffix(
-                "build: no coverage data, so no block is claimed as tested (run 'swift test "
-                    + "--enable-code-coverage' to measure it)\nbuild: 9 pages, \(Self.fileCount(in: output.stdout)) files in out, 0 errors\n"
-            ))
+            output.stdout
+                == "build: no coverage data, so no block is claimed as tested (run 'swift test "
+                + "--enable-code-coverage' to measure it)\nbuild: 9 pages, \(Self.fileCount(in: output.stdout)) files "
+                + "in out, 0 errors\n")
         #expect(book.output("chapters/01-greeting.html") != nil)
         #expect(
-            output.stderr.contains(
-                "chapters/02-farewell.md:17:1: warning: chunk 'never-used' is never included"))
+            Self.bookLines(output.stderr) == [
+                "chapters/02-farewell.md:17:1: warning: chunk 'never-used' is never included in a file"
+            ])
     }
 
     @Test func theDefaultOutputIsTheBooksBuildFolder() throws {
@@ -79,10 +86,14 @@ struct BuildCommandTests {
         let output = try Self.workbook(["build", "--book", book.root.path, "--out", book.output.path])
         #expect(output.status == 1)
         #expect(
-            output.stderr.contains(
-                "chapters/01-a.md:3:5: error: broken link '02-b.md': no page or file 'chapters/02-b.md' in the book\n"
-            ))
-        #expect(output.stdout.hasSuffix("1 errors\n"))
+            Self.bookLines(output.stderr) == [
+                "chapters/01-a.md:3:5: error: broken link '02-b.md': no page or file 'chapters/02-b.md' in the book"
+            ])
+        #expect(
+            output.stdout
+                == "build: no coverage data, so no block is claimed as tested (run 'swift test "
+                + "--enable-code-coverage' to measure it)\nbuild: 7 pages, \(Self.fileCount(in: output.stdout)) files "
+                + "in out, 1 errors\n")
     }
 
     @Test func aForeignOutputFolderIsBadInput() throws {

@@ -212,8 +212,16 @@ struct HTMLRendererTests {
             isContinuation: true, files: [], badge: .compiled, usedIn: [], referenceHrefs: [:])
         var html = HTMLWriter()
         view.render(lines: [], into: &html)
-        #expect(html.string.contains("<a class=\"code-chunk\" href=\"#chunk-greeting\">⟨greeting⟩ +=</a>"))
-        #expect(html.string.contains("<pre><code class=\"language-swift\"></code></pre>"))
+        #expect(
+            html.string == """
+                <figure class="code" id="code-9">
+                <figcaption class="code-header"><span class="code-lang">swift</span><a class="code-chunk" \
+                href="#chunk-greeting">⟨greeting⟩ +=</a><span class="badge badge-compiled" title="Tangled into a \
+                Swift file that the package compiles on every change.">compiled</span></figcaption>
+                <pre><code class="language-swift"></code></pre>
+                </figure>
+
+                """)
     }
 
     @Test func badgesNameWhatProvesABlock() {

@@ -42,11 +42,16 @@ final class TemporaryBook {
         try Data(text.utf8).write(to: url)
     }
 
+    /// The OpenAPI document of the fixture book, which the tests' builds make an API page of.
+    static let openAPIPath = "Sources/MockServer/Resources/openapi.json"
+
     /// Builds the site into `out/` with the repository's theme (or the book's own `site/`),
-    /// without highlight.js unless `highlight` names a folder, and without parse checks.
+    /// without highlight.js unless `highlight` names a folder, and without parse checks. The
+    /// site is titled "Small Book" and has an API page from ``openAPIPath`` unless `configure`
+    /// changes the options.
     func build(
         solutions: Bool = false, coverage: URL? = nil, highlight: URL? = nil,
-        checkers: [any SnippetChecker] = []
+        checkers: [any SnippetChecker] = [], configure: (inout SiteOptions) -> Void = { _ in }
     ) throws -> SiteReport {
         let ownTheme = root.appendingPathComponent("site")
         let hasOwnTheme = FileManager.default.fileExists(
@@ -58,6 +63,9 @@ final class TemporaryBook {
         options.coverageFile = coverage
         options.highlightFolder = highlight ?? root.appendingPathComponent("no-highlight-here")
         options.swiftc = nil
+        options.siteTitle = "Small Book"
+        options.apiReference = OpenAPIPage(documentPath: Self.openAPIPath, title: "Small API")
+        configure(&options)
         return try SiteBuilder.build(options)
     }
 
@@ -66,6 +74,11 @@ final class TemporaryBook {
         FileManager.default.contents(atPath: output.appendingPathComponent(path).path).map {
             String(decoding: $0, as: UTF8.self)
         }
+    }
+
+    /// Every whole line of a page that starts with `prefix`, to compare whole.
+    func lines(_ path: String, startingWith prefix: String) -> [String] {
+        (output(path) ?? "").split(separator: "\n").filter { $0.hasPrefix(prefix) }.map(String.init)
     }
 
     /// The fragment of a page between two markers, both included.

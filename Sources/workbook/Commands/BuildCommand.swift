@@ -45,6 +45,7 @@ let buildCommand = Command(
         bookRoot: root, outputFolder: output,
         themeFolder: try SiteTheme.folder(arguments, root: root, resolve: resolve),
         checkers: SnippetCheckers.all(book: root))
+    BookSite.configure(&options)
     options.includeSolutions = arguments.flag("solutions")
     if let coverage = arguments.value("coverage") {
         let url = resolve(coverage)

@@ -1,0 +1,135 @@
+import Foundation
+import Literate
+
+/// The third stage: the pages written from Markdown in the book and the theme — the home page,
+/// the theme's own pages (``ThemePage``), every chapter and every exercise — each with its
+/// anchors, links and code blocks collected.
+enum BookPages {
+    /// Home, theme pages, chapters, exercises: the order of the navigation and the search index.
+    static func collect(_ input: SiteInput, proofs: BlockProofs) -> [SitePage] {
+        let theme = input.theme
+        let exercises = loadExercises(input.options.bookRoot, solutions: input.options.includeSolutions)
+        var pages: [SitePage] = []
+        let themePages =
+            input.themeIsTheBooks ? input.options.themePages.compactMap { themePage($0, theme) } : []
+        var homeText = homeMarkdown(theme.home, chapters: input.book.chapters, exercises: exercises)
+        homeText += themePageList(themePages.map { ($0.page, $0.option) })
+        var home = SitePage(kind: .home, source: "site/home.md", output: "index.html", markdown: homeText)
+        home.collectAnchors(blocks: blocks(of: home), directory: nil, reserved: theme.reservedIDs)
+        pages.append(home)
+        pages += themePages.map(\.page)
+        let blocksByChapter = Dictionary(grouping: proofs.blocks, by: \.chapter)
+        // The chapters after the first part fold their tests and long blocks.
+        let folding = Set(input.book.parts.dropFirst().flatMap(\.chapters))
+        let directory = proofs.directory
+        let blockTargets = proofs.targets
+        let reserved = theme.reservedIDs
+        pages += ConcurrentMap.map(input.book.chapters) { chapter -> SitePage in
+            var page = SitePage(
+                kind: .chapter, source: chapter.path, output: chapterOutput(chapter.path),
+                markdown: chapter.source,
+                document: chapter.document)
+            page.collectAnchors(
+                blocks: blocksByChapter[chapter.path] ?? [], directory: directory, reserved: reserved)
+            page.foldsCode = folding.contains(chapter.path)
+            let openLines = page.blocks.reduce(0) { total, block in
+                let key = BlockKey(chapter: chapter.path, line: block.location.line)
+                let folded =
+                    page.foldsCode
+                    && CodeFold.folds(targets: blockTargets[key] ?? [], lineCount: block.lines.count)
+                return total + (folded ? 0 : block.lines.count)
+            }
+            page.readingMinutes = ReadingTime.minutes(
+                words: ReadingTime.proseWords(chapter.source), openCodeLines: openLines)
+            return page
+        }
+        for var exercise in exercises {
+            exercise.collectAnchors(blocks: blocks(of: exercise), directory: nil, reserved: theme.reservedIDs)
+            pages.append(exercise)
+        }
+        return pages
+    }
+
+    /// `chapters/03-x.md` is written to `chapters/03-x.html`.
+    static func chapterOutput(_ path: String) -> String {
+        path.hasSuffix(".md") ? String(path.dropLast(3)) + ".html" : path + ".html"
+    }
+
+    static func blocks(of page: SitePage) -> [CodeBlock] {
+        var collector = CodeBlockCollector(chapter: page.source)
+        page.document.traverse(&collector)
+        return collector.blocks
+    }
+
+    /// A theme page read from the theme folder (`site/NAME.md`, written to `NAME.html`), or nil
+    /// when the theme has no such file.
+    private static func themePage(_ option: ThemePage, _ theme: Theme) -> (page: SitePage, option: ThemePage)?
+    {
+        guard let markdown = Theme.read(theme.folder.appendingPathComponent(option.file)) else { return nil }
+        var page = SitePage(
+            kind: .theme(option.kind), source: "site/" + option.file, output: chapterOutput(option.file),
+            markdown: markdown)
+        page.collectAnchors(blocks: blocks(of: page), directory: nil, reserved: theme.reservedIDs)
+        return (page, option)
+    }
+
+    /// The home page's sections linking the theme pages, one per heading, in the pages' order:
+    /// `## On the server` then `- [Page title](page.md)`.
+    static func themePageList(_ pages: [(page: SitePage, option: ThemePage)]) -> String {
+        var headings: [String] = []
+        var items: [String: [String]] = [:]
+        for (page, option) in pages {
+            if items[option.homeHeading] == nil { headings.append(option.homeHeading) }
+            items[option.homeHeading, default: []].append(
+                "- [\(MarkdownText.escape(page.title))](\(option.file))\n")
+        }
+        return headings.map { "\n## \($0)\n\n" + (items[$0] ?? []).joined() }.joined()
+    }
+
+    /// The theme's home text followed by the list of chapters and exercises, linked.
+    static func homeMarkdown(_ text: String, chapters: [Chapter], exercises: [SitePage]) -> String {
+        var out = text.hasSuffix("\n") ? text : text + "\n"
+        out += "\n## Contents\n\n"
+        for chapter in chapters {
+            let title = SitePage.firstHeading(chapter.document) ?? chapter.path
+            out += "- [\(MarkdownText.escape(title))](../\(chapter.path))\n"
+        }
+        if !exercises.isEmpty {
+            out += "\n## Exercises\n\n"
+            for exercise in exercises {
+                out += "- [\(MarkdownText.escape(exercise.title))](../\(exercise.source))\n"
+            }
+        }
+        return out
+    }
+
+    /// `exercises/NN-slug/README.md` for every exercise folder, with the solution appended when
+    /// asked for.
+    static func loadExercises(_ root: URL, solutions: Bool) -> [SitePage] {
+        let folder = root.appendingPathComponent("exercises")
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        var pages: [SitePage] = []
+        for name in names.sorted() where !name.hasPrefix(".") {
+            let readme = folder.appendingPathComponent("\(name)/README.md")
+            guard var text = Theme.read(readme) else { continue }
+            let solutionFolder = folder.appendingPathComponent("\(name)/Solution")
+            if solutions, FileManager.default.fileExists(atPath: solutionFolder.path) {
+                if !text.hasSuffix("\n") { text += "\n" }
+                text += "\n## Solution\n\nThe reference solution, included in this build for instructors.\n"
+                for file in Theme.files(under: solutionFolder) {
+                    let lines = (Theme.read(solutionFolder.appendingPathComponent(file)) ?? "")
+                        .split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+                    let fence = MarkdownText.fence(for: lines)
+                    let language = file.hasSuffix(".swift") ? "swift" : ""
+                    text += "\n`Solution/\(file)`:\n\n\(fence)\(language)\n"
+                    text += lines.joined(separator: "\n") + (lines.last == "" ? "" : "\n") + fence + "\n"
+                }
+            }
+            pages.append(
+                SitePage(
+                    kind: .exercise, source: "exercises/\(name)/README.md", output: "exercises/\(name).html",
+                    markdown: text))
+        }
+        return pages
+    }
+}

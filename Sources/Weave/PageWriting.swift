@@ -1,0 +1,73 @@
+import Foundation
+import Literate
+
+/// The sixth stage: every page rendered into the theme's template and written, side by side on
+/// all cores. Each page's job also gives back its part of the print page (chapters) and of the
+/// search index, which the last stage writes.
+struct PageWriting: Sendable {
+    /// The pages written, relative to the output folder, in job order.
+    var paths: [String]
+    /// Each chapter's content for the print page, in book order.
+    var printParts: [(page: SitePage, content: [UInt8])]
+    var searchParts: [SearchIndex.Part]
+    /// What rendered the pages, for the print page.
+    var site: SiteContext
+    /// highlight.js, when it was found.
+    var highlight: URL?
+    /// A warning when highlight.js is missing.
+    var diagnostics: [Diagnostic]
+
+    /// One unit of rendering work.
+    enum Job: Sendable {
+        case page(SitePage)
+        case notFound(SitePage)
+    }
+
+    static func write(_ pages: ReferencePages, input: SiteInput, proofs: BlockProofs, links: SiteLinks)
+        throws(Diagnostic) -> PageWriting
+    {
+        let options = input.options
+        var diagnostics: [Diagnostic] = []
+        let highlight = options.highlightFolder.appendingPathComponent("highlight.min.js")
+        let isHighlighted = FileManager.default.fileExists(atPath: highlight.path)
+        if !isHighlighted {
+            diagnostics.append(
+                Diagnostic(
+                    .warning, text: WeaveMessage.highlightMissing(folder: options.highlightFolder.path).text,
+                    at: nil))
+        }
+        var printPrefixes: [String: String] = [:]
+        var printPrefixesByName: [String: String] = [:]
+        for page in pages.all where page.kind == .chapter {
+            printPrefixes[page.output] = SiteContext.printPrefix(page.output)
+            printPrefixesByName[String(page.output.split(separator: "/").last ?? "")] =
+                printPrefixes[page.output]
+        }
+        let site = SiteContext(
+            theme: input.theme, layout: Layout(pages.all, parts: input.book.parts),
+            directory: proofs.directory,
+            badges: proofs.badges, targets: proofs.targets, linkTargets: links.targets,
+            isHighlighted: isHighlighted, siteTitle: options.siteTitle,
+            tryItOfflineNote: options.tryItOfflineNote ?? TryItPanel.defaultOfflineNote,
+            output: options.outputFolder,
+            printPrefixes: printPrefixes, printPrefixesByName: printPrefixesByName)
+        let jobs: [Job] = pages.all.map { .page($0) } + [.notFound(pages.notFound)]
+        let written = ConcurrentMap.map(jobs) { job in site.write(job) }
+        var result = PageWriting(
+            paths: [], printParts: [], searchParts: [], site: site,
+            highlight: isHighlighted ? highlight : nil,
+            diagnostics: diagnostics)
+        for (job, outcome) in zip(jobs, written) {
+            switch outcome {
+            case .success(let output):
+                result.paths.append(output.path)
+                result.searchParts.append(output.search)
+                if case .page(let page) = job, let content = output.printContent {
+                    result.printParts.append((page, content))
+                }
+            case .failure(let diagnostic): throw diagnostic
+            }
+        }
+        return result
+    }
+}

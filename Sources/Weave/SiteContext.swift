@@ -1,0 +1,205 @@
+import Foundation
+import Literate
+
+/// Everything rendering needs, shared read-only by the parallel page jobs.
+struct SiteContext: Sendable {
+    var theme: Theme
+    var layout: Layout
+    var directory: ChunkDirectory
+    var badges: [BlockKey: Badge]
+    var targets: [BlockKey: [String]]
+    var linkTargets: [String: [String: LinkTarget]]
+    var isHighlighted: Bool
+    /// The book's name, which opens each page's description.
+    var siteTitle: String
+    /// What try-it panels say while no server answers.
+    var tryItOfflineNote: String
+    var output: URL
+
+    /// Each chapter's output path with the prefix its ids take on the print page.
+    var printPrefixes: [String: String]
+    /// The same prefixes by the chapter page's file name (`03-x.html`), as links between
+    /// chapters name them.
+    var printPrefixesByName: [String: String]
+
+    /// `chapters/03-x.html` takes the prefix `03-x--`.
+    static func printPrefix(_ output: String) -> String {
+        let name = output.split(separator: "/").last.map(String.init) ?? output
+        return String(name.dropLast(".html".count)) + "--"
+    }
+
+    /// What rendering one page gives back besides the file, made in the same parallel job: its
+    /// part of the print page (chapters only) and of the search index.
+    struct PageOutput: Sendable {
+        var path: String
+        var printContent: [UInt8]?
+        var search: SearchIndex.Part
+    }
+
+    /// Renders and writes one page.
+    func write(_ job: PageWriting.Job) -> Result<PageOutput, Diagnostic> {
+        let page: SitePage
+        let root: String
+        var toc: [UInt8] = []
+        var search = SearchIndex.Part.empty
+        let body: [UInt8]
+        switch job {
+        case .page(let value):
+            page = value
+            root = Linker.root(from: page.output)
+            toc = Layout.toc(page.headings)
+            let rendered = render(page, linker: Linker(from: page.output), indexed: true)
+            body =
+                page.readingMinutes.map { ReadingTime.inserting(minutes: $0, into: rendered.html) }
+                ?? rendered.html
+            search = SearchIndex.part(rendered.sections, practice: page.kind == .exercise)
+        case .notFound(let value):
+            // Served for any missing path, so its links start at the server's root.
+            page = value
+            root = "/"
+            body = render(page, linker: Linker(from: page.output), indexed: false).html
+        }
+        do {
+            try SiteFiles.write(
+                page.output, pieces: frame(page: page, root: root, content: [body[...]], toc: toc),
+                into: output)
+        } catch {
+            return .failure(error)
+        }
+        var printContent: [UInt8]?
+        if let prefix = printPrefixes[page.output] {
+            var rewritten: [UInt8] = []
+            rewritten.reserveCapacity(body.count + body.count / 16)
+            PrintRewriter(prefix: prefix, chapterPrefixes: printPrefixesByName, folder: "chapters/")
+                .rewrite(body, into: &rewritten)
+            printContent = page.foldsCode ? CodeFold.openingAll(rewritten) : rewritten
+        }
+        return .success(
+            PageOutput(path: page.output, printContent: printContent, search: search))
+    }
+
+    /// A page's rendered Markdown, its links written by `linker`, and (when `indexed`) its
+    /// search sections, collected in the same walk.
+    func render(_ page: SitePage, linker: Linker, indexed: Bool) -> (html: [UInt8], sections: [SearchSection])
+    {
+        var context = RenderContext(source: page.text)
+        context.headingIDs = page.headings.map(\.id)
+        for block in page.blocks {
+            context.codeViews[block.location.line] = codeView(block, page: page, linker: linker)
+        }
+        for (destination, target) in linkTargets[page.source] ?? [:] {
+            context.hrefs[destination] = linker.href(target, original: destination)
+        }
+        let renderer = HTMLRenderer(context: context, capacity: page.text.bytes.count * 2)
+        guard indexed else {
+            var walker = renderer
+            page.document.traverse(&walker)
+            return (walker.html.bytes, [])
+        }
+        let sections = SectionCollector(
+            pageTitle: page.title, pageURL: page.output, headingIDs: context.headingIDs)
+        var passes = WalkerPair(first: renderer, second: sections)
+        page.document.traverse(&passes)
+        return (passes.first.html.bytes, passes.second.finish())
+    }
+
+    private func codeView(_ block: CodeBlock, page: SitePage, linker: Linker) -> CodeBlockView {
+        let key = BlockKey(chapter: page.source, line: block.location.line)
+        let name = block.attributes.chunkName
+        let first = name.flatMap { directory.firstDefinition[$0] }
+        let isChapter = page.kind == .chapter
+        var usedIn: [NamedLink] = []
+        if isChapter, let name, first == key {
+            for use in directory.uses[name] ?? [] {
+                guard let entry = directory.entry(use), let href = directory.href(use, linker: linker) else {
+                    continue
+                }
+                usedIn.append(NamedLink(label: entry.label, href: href))
+            }
+        }
+        var references: [String: String] = [:]
+        if isChapter {
+            for line in block.lines {
+                guard let reference = ChunkReferenceLine(line),
+                    let definition = directory.firstDefinition[reference.name],
+                    let href = directory.href(definition, linker: linker)
+                else { continue }
+                references[reference.name] = href
+            }
+        }
+        let files = targets[key] ?? block.attributes.file.map { [$0] } ?? []
+        var fold: String?
+        if page.foldsCode, CodeFold.folds(targets: files, lineCount: block.lines.count) {
+            let label =
+                name.map { "⟨\($0)⟩" } ?? block.attributes.file.map {
+                    String($0.split(separator: "/").last ?? "")
+                }
+                ?? "code"
+            fold = CodeFold.summary(lines: block.lines, label: label, isTest: CodeFold.isTest(targets: files))
+        }
+        return CodeBlockView(
+            id: page.codeIDs[block.location.line] ?? "code-\(block.location.line)",
+            language: block.attributes.language, chunkName: name,
+            chunkHref: isChapter ? first.flatMap { directory.href($0, linker: linker) } : nil,
+            isContinuation: isChapter && first != nil && first != key,
+            files: files,
+            badge: badges[key] ?? .displayOnly, usedIn: usedIn, referenceHrefs: references,
+            tryIt: tryItPanel(block), fold: fold)
+    }
+
+    /// The panel of a `try` block, saying the book's offline note.
+    private func tryItPanel(_ block: CodeBlock) -> TryItPanel? {
+        guard block.attributes.tryIt != nil, var panel = TryItPanel(httpLines: block.lines) else {
+            return nil
+        }
+        panel.offlineNote = tryItOfflineNote
+        return panel
+    }
+
+    /// The page in the theme's template, as pieces to write one after the other.
+    private func frame(page: SitePage, root: String, content: [ArraySlice<UInt8>], toc: [UInt8])
+        -> [ArraySlice<UInt8>]
+    {
+        func piece(_ text: String) -> [ArraySlice<UInt8>] { [Array(text.utf8)[...]] }
+        return theme.template.render(pieces: [
+            "title": piece(HTML.escape(page.title)),
+            "description": piece(HTML.escape(siteTitle.isEmpty ? page.title : "\(siteTitle): \(page.title)")),
+            "root": piece(root),
+            "page-kind": piece(page.kind.name),
+            "sidebar": [layout.sidebar(for: page.output, root: root)[...]],
+            "content": content,
+            "toc": [toc[...]],
+            "pager": [layout.pager(for: page.output, root: root)[...]],
+            "scripts": [scripts(root: root)[...]],
+            "source-path": piece(HTML.escape(page.source)),
+        ])
+    }
+
+    private func scripts(root: String) -> [UInt8] {
+        var html = HTMLWriter()
+        if isHighlighted {
+            html.raw("<script src=\"")
+            html.url(root + "assets/vendor/highlight.min.js")
+            html.raw("\" defer></script>\n")
+        }
+        return html.bytes
+    }
+
+    /// Every chapter on one page, for printing and reading offline: each chapter's content as
+    /// `PrintRewriter` made it (ids prefixed with the chapter's file name, links between chapters
+    /// turned into links within the page), in a section of its own.
+    func printPage(_ chapters: [(page: SitePage, content: [UInt8])]) -> [ArraySlice<UInt8>] {
+        var content: [ArraySlice<UInt8>] = []
+        var headings: [HeadingAnchor] = []
+        for (chapter, body) in chapters {
+            let prefix = printPrefixes[chapter.output] ?? ""
+            content.append(Array("<section class=\"print-chapter\" id=\"\(prefix)top\">\n".utf8)[...])
+            content.append(body[...])
+            content.append(Array("</section>\n".utf8)[...])
+            headings.append(HeadingAnchor(level: 2, title: chapter.title, id: prefix + "top", line: 1))
+        }
+        var page = SitePage(kind: .chapter, source: "print.md", output: "print.html", markdown: "")
+        page.title = "The whole book"
+        return frame(page: page, root: "", content: content, toc: Layout.toc(headings))
+    }
+}
