@@ -62,7 +62,9 @@ let package = Package(
         .executableTarget(name: "literate", dependencies: ["LiterateCLI", "CommandLineKit"]),
         // The site generator: weaves the book into static HTML (hand-written; knows Markdown and
         // chunks, never deep links).
-        .target(name: "Weave", dependencies: ["Literate", "StrictJSON", "SystemErrors"], swiftSettings: optimisedInDebug),
+        .target(
+            name: "Weave", dependencies: ["Literate", "StrictJSON", "SystemErrors"],
+            swiftSettings: optimisedInDebug),
 
         // Tangled from chapters/: do not edit the generated files by hand.
         .target(name: "DeepLinkCore"),
@@ -88,7 +90,8 @@ let package = Package(
         .target(
             name: "MockServer",
             dependencies: [
-                "AttributionService", "HTTPCore", "MicroHTTPDServer", "EventLog", "DeepLinkCore", "StrictJSON",
+                "AttributionService", "HTTPCore", "MicroHTTPDServer", "EventLog", "DeepLinkCore",
+                "StrictJSON",
                 "SystemErrors",
             ],
             resources: [.copy("Resources/openapi.json"), .copy("Resources/interstitial.html")]
@@ -99,7 +102,8 @@ let package = Package(
         .target(
             name: "Simulator",
             dependencies: [
-                "MockServer", "Li2SDK", "AttributionService", "HTTPCore", "EventLog", "DeepLinkCore", "StrictJSON",
+                "MockServer", "Li2SDK", "AttributionService", "HTTPCore", "EventLog", "DeepLinkCore",
+                "StrictJSON",
             ]
         ),
 
@@ -114,7 +118,9 @@ let package = Package(
         // transcripts and Swift samples.
         .target(
             name: "BookChecks",
-            dependencies: ["ConsoleCheck", "DeepLinkCore", "Literate", "ProcessRunner", "StrictJSON", "SystemErrors"]
+            dependencies: [
+                "ConsoleCheck", "DeepLinkCore", "Literate", "ProcessRunner", "StrictJSON", "SystemErrors",
+            ]
         ),
         // Console transcripts (`console` blocks) run and compared, against the book's mock server.
         .target(
@@ -126,7 +132,9 @@ let package = Package(
         // The exercises: catalog, generated packages, test runs, progress, reports and grading.
         .target(
             name: "Exercises",
-            dependencies: ["CommandLineKit", "FileWatch", "Literate", "LiterateCLI", "ProcessRunner", "Weave"]
+            dependencies: [
+                "CommandLineKit", "FileWatch", "Literate", "LiterateCLI", "ProcessRunner", "Weave",
+            ]
         ),
         // `workbook serve`'s site: rebuilt on every save of a chapter and reported to the server.
         .target(
@@ -145,7 +153,8 @@ let package = Package(
         .target(
             name: "Serve",
             dependencies: [
-                "BookChecks", "CommandLineKit", "HTTPCore", "LiterateCLI", "LiveSite", "MicroHTTPDServer", "MockServer",
+                "BookChecks", "CommandLineKit", "HTTPCore", "LiterateCLI", "LiveSite", "MicroHTTPDServer",
+                "MockServer",
                 "SDKReference", "Simulator",
             ]
         ),
@@ -194,12 +203,14 @@ let package = Package(
         // folders, a raw-socket HTTP client for the loopback tests, and waiting on events.
         .target(name: "TestSupport", dependencies: ["ProcessRunner"], path: "Tests/TestSupport"),
         // Depends on the SDK so that its module is built for the samples to type-check against.
-        .testTarget(name: "BookChecksTests", dependencies: ["BookChecks", "Literate", "Li2SDK", "TestSupport"]),
+        .testTarget(
+            name: "BookChecksTests", dependencies: ["BookChecks", "Literate", "Li2SDK", "TestSupport"]),
         .testTarget(name: "ConsoleCheckTests", dependencies: ["ConsoleCheck", "Literate"]),
         .testTarget(name: "DoctorTests", dependencies: ["Doctor", "CommandLineKit", "DeepLinkCore"]),
         .testTarget(name: "ExercisesTests", dependencies: ["Exercises", "TestSupport"]),
         .testTarget(name: "FileWatchTests", dependencies: ["FileWatch", "TestSupport"]),
-        .testTarget(name: "LiveSiteTests", dependencies: ["LiveSite", "Literate", "MockServer", "TestSupport"]),
+        .testTarget(
+            name: "LiveSiteTests", dependencies: ["LiveSite", "Literate", "MockServer", "TestSupport"]),
         .testTarget(name: "ServeTests", dependencies: ["Serve", "CommandLineKit"]),
 
         // MARK: SDK test targets
@@ -219,7 +230,8 @@ let package = Package(
         .testTarget(
             name: "WorkbookCLITests",
             dependencies: [
-                "workbook", "literate", "HTTPCore", "MicroHTTPDServer", "Literate", "CommandLineKit", "DeepLinkCore",
+                "workbook", "literate", "HTTPCore", "MicroHTTPDServer", "Literate", "CommandLineKit",
+                "DeepLinkCore",
                 "MockServer", "Doctor", "SDKReference", "TestSupport",
             ],
             exclude: ["Fixtures"]
