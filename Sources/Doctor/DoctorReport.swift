@@ -93,50 +93,63 @@ package struct PlatformCheck: Equatable, Sendable {
     /// A response arrived and no finding is an error.
     var passed: Bool
 
-    static func ios(_ outcome: FetchOutcome, url: URL, link: URL?) -> PlatformCheck {
-        guard case .response(let response) = outcome else {
-            return unanswered(.ios, outcome, url: url, link: link)
-        }
-        var findings = AASAHostingCheck.check(response.hosted)
-        var check = PlatformCheck(
-            platform: .ios, url: url, answered: true, response: summary(response), findings: findings,
-            fileNotChecked: nil, openers: link.map { _ in .unknown }, passed: false)
-        if response.statusCode != 200 {
-            check.fileNotChecked = notServed(response)
-        } else if let finding = syntaxFinding(response.body, code: "aasa.invalid-json") {
-            findings.append(finding)
-        } else {
-            var lint = AASALinter.lint(response.body)
+    /// What differs between the platforms: the hosting rules, the file's lint, and who the file
+    /// lets open a link.
+    struct Rules: Sendable {
+        var platform: Platform
+        var hosting: @Sendable (HostedFileResponse) -> [LintFinding]
+        var invalidJSONCode: String
+        /// The file's findings, given the hosting findings (to leave out what they already said).
+        var lint: @Sendable (Data, _ hosting: [LintFinding]) -> [LintFinding]
+        /// The apps the file lets open `link`; nil when the file cannot be read as the model.
+        var openers: @Sendable (Data, _ link: URL) -> [String]?
+    }
+
+    static let iosRules = Rules(
+        platform: .ios, hosting: AASAHostingCheck.check, invalidJSONCode: "aasa.invalid-json",
+        lint: { body, hosting in
+            var lint = AASALinter.lint(body)
             // The hosting check already said the body is too large; once is enough.
-            if findings.contains(where: { $0.code == "hosting.size" }) {
+            if hosting.contains(where: { $0.code == "hosting.size" }) {
                 lint.removeAll { $0.code == "aasa.size" }
             }
-            findings += lint
-            if let link, let file = try? AASAFile.decode(response.body) {
-                check.openers = .apps(AASAMatcher(file).appIDs(opening: link))
-            }
-        }
-        check.findings = findings
-        check.passed = !findings.hasErrors
-        return check
+            return lint
+        },
+        openers: { body, link in (try? AASAFile.decode(body)).map { AASAMatcher($0).appIDs(opening: link) } })
+
+    static let androidRules = Rules(
+        platform: .android, hosting: AssetLinksHostingCheck.check,
+        invalidJSONCode: AssetLinksLinter.Code.invalidJSON,
+        lint: { body, _ in AssetLinksLinter.lint(body) },
+        openers: { body, _ in (try? AssetLinks.statements(from: body)).map(handlingPackages) })
+
+    static func ios(_ outcome: FetchOutcome, url: URL, link: URL?) -> PlatformCheck {
+        check(outcome, url: url, link: link, rules: iosRules)
     }
 
     static func android(_ outcome: FetchOutcome, url: URL, link: URL?) -> PlatformCheck {
+        check(outcome, url: url, link: link, rules: androidRules)
+    }
+
+    /// Hosting findings first; then, for a 200 that is strict JSON, the file's own findings and
+    /// who it lets open the link.
+    static func check(_ outcome: FetchOutcome, url: URL, link: URL?, rules: Rules) -> PlatformCheck {
         guard case .response(let response) = outcome else {
-            return unanswered(.android, outcome, url: url, link: link)
+            return unanswered(rules.platform, outcome, url: url, link: link)
         }
-        var findings = AssetLinksHostingCheck.check(response.hosted)
+        var findings = rules.hosting(response.hosted)
         var check = PlatformCheck(
-            platform: .android, url: url, answered: true, response: summary(response), findings: findings,
+            platform: rules.platform, url: url, answered: true, response: summary(response),
+            findings: findings,
             fileNotChecked: nil, openers: link.map { _ in .unknown }, passed: false)
         if response.statusCode != 200 {
             check.fileNotChecked = notServed(response)
-        } else if let finding = syntaxFinding(response.body, code: AssetLinksLinter.Code.invalidJSON) {
+        } else if let finding = syntaxFinding(response.body, code: rules.invalidJSONCode) {
             findings.append(finding)
         } else {
-            findings += AssetLinksLinter.lint(response.body)
-            if link != nil, let statements = try? AssetLinks.statements(from: response.body) {
-                check.openers = .apps(handlingPackages(statements))
+            findings += rules.lint(response.body, findings)
+            if let link, let apps = rules.openers(response.body, link) {
+                check.openers = .apps(apps)
             }
         }
         check.findings = findings

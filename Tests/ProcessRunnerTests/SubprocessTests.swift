@@ -43,7 +43,7 @@ struct SubprocessTests {
 
     /// The child never ends on its own; the deadline stops it and what it started.
     @Test func aChildPastItsDeadlineIsStoppedWithWhatItStarted() {
-        let result = Self.shell("echo started; tail -f /dev/null", timeout: 0.5)
+        let result = Self.shell("echo started; exec tail -f /dev/null", timeout: 0.5)
         #expect(result.timedOut)
         #expect(result.status == -1)
         #expect(result.output == "started\n")
