@@ -46,7 +46,9 @@ let package = Package(
         .target(name: "StrictJSON", swiftSettings: optimisedInDebug),
         // The one way the package runs a child process to completion: output in files, a
         // deadline, the whole tree stopped on a timeout (or Ctrl-C, for a command).
-        .target(name: "ProcessRunner"),
+        .target(name: "ProcessRunner", dependencies: ["CSpawnShim"]),
+        // What Swift cannot call in glibc's <spawn.h>: closing inherited descriptors, a folder.
+        .target(name: "CSpawnShim"),
         // The literate engine: chunks, tangle, snippet checks, diagnostics. Knows Markdown, never
         // deep links.
         .target(

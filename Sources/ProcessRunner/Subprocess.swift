@@ -1,3 +1,4 @@
+import CSpawnShim
 import Dispatch
 import Foundation
 
@@ -151,11 +152,18 @@ private enum Spawn {
         } else {
             posix_spawn_file_actions_adddup2(&actions, 1, 2)
         }
-        // The folder is changed by a shell that then becomes the program (`exec`): posix_spawn's
-        // own chdir action is not portable.
+        // The child inherits nothing else: a descriptor of another child's pipe, inherited, would
+        // keep that pipe open (and its reader waiting) for as long as this child runs.
+        #if canImport(Darwin)
+            posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_CLOEXEC_DEFAULT))
+        #else
+            _ = wb_spawn_addclosefrom(&actions, 3)
+        #endif
+        // The folder, where the C library can change it; elsewhere a shell changes it and then
+        // becomes the program (`exec`).
         var path = executable
         var argv = [executable] + arguments
-        if let directory {
+        if let directory, wb_spawn_addchdir(&actions, directory.path) != 0 {
             path = "/bin/sh"
             argv = ["/bin/sh", "-c", "cd -- \"$0\" || exit 127\nexec \"$@\"", directory.path] + argv
         }

@@ -65,6 +65,18 @@ struct SubprocessTests {
         #expect(await eventually { kill(pid, 0) != 0 || Self.isZombie(pid) })
     }
 
+    /// A descriptor the parent holds (here a pipe's two ends, inheritable) does not reach the
+    /// child: inherited, it would keep that pipe open for as long as the child runs.
+    @Test func theChildInheritsOnlyItsStandardDescriptors() throws {
+        var ends: [Int32] = [-1, -1]
+        #expect(pipe(&ends) == 0)
+        defer { for end in ends { close(end) } }
+        let result = Self.shell("ls /proc/$$/fd")
+        let open = Set(result.output.split(separator: "\n").compactMap { Int32($0) })
+        #expect(open.isSuperset(of: [0, 1, 2]))
+        #expect(open.isDisjoint(with: ends), "inherited: \(open.sorted())")
+    }
+
     @Test func aMissingExecutableIsStatus127WithTheReason() {
         let result = Subprocess.run("/nonexistent/tool", [], timeout: 5, stopsOnInterrupt: false)
         #expect(result.status == 127)
