@@ -192,11 +192,26 @@ let package = Package(
         .testTarget(name: "EventLogTests", dependencies: ["EventLog", "EventLogProbe", "TestSupport"]),
         // MARK: Server test targets
         .testTarget(name: "AttributionServiceTests", dependencies: ["AttributionService"]),
+        // What the mock server's tests and the simulator's share: the test configuration, short
+        // requests and answers, a live server on loopback.
+        .target(
+            name: "MockServerTesting",
+            dependencies: ["AttributionService", "EventLog", "HTTPCore", "MicroHTTPDServer", "MockServer"],
+            path: "Tests/MockServerTesting"
+        ),
         .testTarget(
             name: "MockServerTests",
             dependencies: [
-                "MockServer", "Simulator", "AttributionService", "HTTPCore", "MicroHTTPDServer", "EventLog",
-                "DeepLinkCore", "StrictJSON", "workbook", "TestSupport",
+                "MockServer", "MockServerTesting", "Simulator", "AttributionService", "HTTPCore",
+                "MicroHTTPDServer",
+                "EventLog", "DeepLinkCore", "StrictJSON", "workbook", "TestSupport",
+            ]
+        ),
+        .testTarget(
+            name: "SimulatorTests",
+            dependencies: [
+                "Simulator", "MockServer", "MockServerTesting", "AttributionService", "EventLog", "HTTPCore",
+                "StrictJSON",
             ]
         ),
 

@@ -4,6 +4,7 @@ import EventLog
 import Foundation
 import HTTPCore
 import MockServer
+import MockServerTesting
 import Simulator
 import Testing
 

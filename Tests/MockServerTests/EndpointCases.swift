@@ -2,6 +2,7 @@ import AttributionService
 import Foundation
 import HTTPCore
 import MockServer
+import MockServerTesting
 import Testing
 
 /// One call to the server and the whole response it must get, after optional set-up calls on

@@ -3,6 +3,7 @@ import EventLog
 import Foundation
 import HTTPCore
 import MockServer
+import MockServerTesting
 import Testing
 
 @Suite("The mock server without sockets")

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPCore
 import MockServer
+import MockServerTesting
 import Simulator
 import TestSupport
 import Testing

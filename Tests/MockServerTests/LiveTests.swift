@@ -2,6 +2,7 @@ import AttributionService
 import Foundation
 import HTTPCore
 import MockServer
+import MockServerTesting
 import Testing
 
 #if canImport(FoundationNetworking)

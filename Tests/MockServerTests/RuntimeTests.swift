@@ -3,6 +3,7 @@ import EventLog
 import Foundation
 import HTTPCore
 import MockServer
+import MockServerTesting
 import TestSupport
 import Testing
 

@@ -3,6 +3,7 @@ import EventLog
 import Foundation
 import HTTPCore
 import MockServer
+import MockServerTesting
 import Testing
 
 /// `--test-clock` and `--seed`: what tests and the console checker build on.

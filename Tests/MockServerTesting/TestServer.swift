@@ -4,23 +4,26 @@ import Foundation
 import HTTPCore
 import MicroHTTPDServer
 import MockServer
-import Testing
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
 #endif
 
+/// What the mock server's tests and the simulator's share: the configuration every test server
+/// runs (one link domain, both apps, two links), requests and answers in short, a live server
+/// on loopback.
+///
 /// The configuration every test server runs: one link domain, both apps, two links.
-enum TestServer {
-    static let start = Date(timeIntervalSince1970: 1_750_000_000)
-    static let startText = "2025-06-15T15:06:40.000Z"
-    static let publishableKey = "li2_pk_test_1a2b3c"
-    static let secretKey = "li2_sk_test_4d5e6f"
-    static let siteOrigin = "http://localhost:8080"
-    static let fingerprint =
+package enum TestServer {
+    package static let start = Date(timeIntervalSince1970: 1_750_000_000)
+    package static let startText = "2025-06-15T15:06:40.000Z"
+    package static let publishableKey = "li2_pk_test_1a2b3c"
+    package static let secretKey = "li2_sk_test_4d5e6f"
+    package static let siteOrigin = "http://localhost:8080"
+    package static let fingerprint =
         "28:7B:49:7C:15:52:8C:FD:AC:4E:40:AB:46:E9:70:67:DE:CF:FB:88:43:1D:56:81:02:1B:6D:C5:49:35:74:7D"
 
-    static let configuration = ServerConfiguration(
+    package static let configuration = ServerConfiguration(
         linkDomains: ["go.example"], siteOrigin: siteOrigin,
         ios: .init(teamID: "ABCDE12345", bundleID: "com.example.shop", appStoreID: "1234567890"),
         android: .init(package: "com.example.shop", sha256CertFingerprints: [fingerprint]),
@@ -33,7 +36,7 @@ enum TestServer {
         keys: .init(publishable: publishableKey, secret: secretKey))
 
     /// A fresh app: in-memory events, a clock standing at ``start``, counting tokens.
-    static func makeApp(
+    package static func makeApp(
         testClock: Bool = false, eventStore: any EventStore = InMemoryEventStore(),
         routeProviders: [any RouteProvider] = []
     ) throws -> MockServerApp {
@@ -45,7 +48,7 @@ enum TestServer {
     }
 
     /// The n-th token of a counting generator.
-    static func token(_ number: Int, length: Int = 16) -> String {
+    package static func token(_ number: Int, length: Int = 16) -> String {
         let digits = String(number)
         return "T" + String(repeating: "0", count: length - 1 - digits.count) + digits
     }
@@ -53,17 +56,17 @@ enum TestServer {
 
 extension TokenGenerator {
     /// `T000000000000001`, `T000000000000002`, …
-    static func counting() -> TokenGenerator {
+    package static func counting() -> TokenGenerator {
         let counter = Counter()
         return TokenGenerator { length in TestServer.token(counter.next(), length: length) }
     }
 }
 
-final class Counter: @unchecked Sendable {
+package final class Counter: @unchecked Sendable {
     private let lock = NSLock()
     private var value = 0
 
-    func next() -> Int {
+    package func next() -> Int {
         lock.lock()
         defer { lock.unlock() }
         value += 1
@@ -73,37 +76,37 @@ final class Counter: @unchecked Sendable {
 
 // MARK: - Building requests and responses
 
-func post(_ target: String, _ json: String, headers: HTTPHeaders = [:]) -> HTTPRequest {
+package func post(_ target: String, _ json: String, headers: HTTPHeaders = [:]) -> HTTPRequest {
     var all = headers
     all["Content-Type"] = "application/json"
     return HTTPRequest(method: .post, target: target, headers: all, body: Data(json.utf8))
 }
 
-func get(_ target: String, headers: HTTPHeaders = [:]) -> HTTPRequest {
+package func get(_ target: String, headers: HTTPHeaders = [:]) -> HTTPRequest {
     HTTPRequest(method: .get, target: target, headers: headers)
 }
 
-let publishable: HTTPHeaders = ["X-Li2-Key": TestServer.publishableKey]
-let secret: HTTPHeaders = ["Authorization": "Bearer \(TestServer.secretKey)"]
+package let publishable: HTTPHeaders = ["X-Li2-Key": TestServer.publishableKey]
+package let secret: HTTPHeaders = ["Authorization": "Bearer \(TestServer.secretKey)"]
 
-func jsonResponse(_ status: Int, _ body: String, headers: HTTPHeaders = [:]) -> HTTPResponse {
+package func jsonResponse(_ status: Int, _ body: String, headers: HTTPHeaders = [:]) -> HTTPResponse {
     var all = headers
     all["Content-Type"] = HTTPResponse.jsonContentType
     return HTTPResponse(status: HTTPStatus(status), headers: all, body: Data(body.utf8))
 }
 
-func errorResponse(_ status: Int, _ code: String, _ message: String, headers: HTTPHeaders = [:])
+package func errorResponse(_ status: Int, _ code: String, _ message: String, headers: HTTPHeaders = [:])
     -> HTTPResponse
 {
     jsonResponse(status, #"{"error":{"code":"\#(code)","message":"\#(message)"}}"#, headers: headers)
 }
 
-let unauthorizedHeaders: HTTPHeaders = ["WWW-Authenticate": #"Bearer realm="li2""#]
+package let unauthorizedHeaders: HTTPHeaders = ["WWW-Authenticate": #"Bearer realm="li2""#]
 
 // MARK: - Live servers
 
 /// Starts `app` on 127.0.0.1 and a free port, runs `body`, and always stops the server.
-func withLiveServer<Result>(
+package func withLiveServer<Result>(
     _ app: any HTTPResponder, _ body: (Int) async throws -> Result
 ) async throws -> Result {
     var configuration = HTTPServer.Configuration()
@@ -121,8 +124,8 @@ func withLiveServer<Result>(
 }
 
 /// Refuses to follow redirects, so a test sees the 302 itself.
-final class NoRedirects: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
-    func urlSession(
+package final class NoRedirects: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
+    package func urlSession(
         _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
         newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
     ) {
@@ -131,7 +134,7 @@ final class NoRedirects: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
 }
 
 /// A session that never caches, never follows redirects and gives up after a few seconds.
-func makeSession() -> URLSession {
+package func makeSession() -> URLSession {
     let configuration = URLSessionConfiguration.ephemeral
     // Generous: a passing run never waits, and a 2-core CI machine under a full suite is slow.
     configuration.timeoutIntervalForRequest = 30
@@ -142,7 +145,7 @@ func makeSession() -> URLSession {
 }
 
 /// Sends `request` to a live server and returns what came back.
-func send(_ request: HTTPRequest, port: Int, session: URLSession) async throws -> HTTPResponse {
+package func send(_ request: HTTPRequest, port: Int, session: URLSession) async throws -> HTTPResponse {
     var target = request.path
     if !request.query.isEmpty {
         target += "?" + request.query.map { "\($0.name)=\($0.value ?? "")" }.joined(separator: "&")
@@ -156,7 +159,7 @@ func send(_ request: HTTPRequest, port: Int, session: URLSession) async throws -
         urlRequest.httpBody = request.body
     }
     let (data, response) = try await session.data(for: urlRequest)
-    let http = try #require(response as? HTTPURLResponse)
+    guard let http = response as? HTTPURLResponse else { throw URLError(.badServerResponse) }
     var headers = HTTPHeaders()
     for (name, value) in http.allHeaderFields {
         headers.add(name: "\(name)", value: "\(value)")
