@@ -177,7 +177,10 @@ let package = Package(
         // The renderer and site tests; the CLI tests among them run the built `workbook`.
         .testTarget(
             name: "WeaveTests",
-            dependencies: ["Weave", "StrictJSON", "SystemErrors", "Literate", "CCmark", "workbook"],
+            dependencies: [
+                "Weave", "StrictJSON", "SystemErrors", "Literate", "CCmark", "ProcessRunner", "TestSupport",
+                "workbook",
+            ],
             exclude: ["Fixtures", "Snapshots"]
         ),
         .testTarget(name: "DeepLinkCoreTests", dependencies: ["DeepLinkCore"]),
@@ -187,7 +190,7 @@ let package = Package(
         .testTarget(name: "HTTPCoreTests", dependencies: ["HTTPCore", "HTTPDemoApp"]),
         .testTarget(
             name: "MicroHTTPDServerTests",
-            dependencies: ["MicroHTTPDServer", "HTTPCore", "HTTPDemoApp", "TestSupport"]
+            dependencies: ["MicroHTTPDServer", "HTTPCore", "HTTPDemoApp", "ProcessRunner", "TestSupport"]
         ),
         .testTarget(name: "EventLogTests", dependencies: ["EventLog", "EventLogProbe", "TestSupport"]),
         // MARK: Server test targets
@@ -239,7 +242,10 @@ let package = Package(
         // swift-api-digester dumps and the README's call sites. Depends on the SDK so that its
         // module is built first; BookChecks names the SDK module (SnippetCheckers.sdkModule).
         .testTarget(
-            name: "Li2SDKAPITests", dependencies: ["Li2SDK", "BookChecks", "workbook", "TestSupport"],
+            name: "Li2SDKAPITests",
+            dependencies: [
+                "Li2SDK", "BookChecks", "ProcessRunner", "SystemErrors", "workbook", "TestSupport",
+            ],
             exclude: ["li2sdk-0.2.0-api.txt", "README.md"]
         ),
 

@@ -1,4 +1,6 @@
 import Foundation
+import ProcessRunner
+import SystemErrors
 
 /// Runs `swift-api-digester -dump-sdk` on a module of the build the tests run in.
 ///
@@ -101,20 +103,12 @@ enum APIDump {
     private static func run(_ executable: String, _ arguments: [String], creating folder: URL)
         -> (status: Int32, output: String)
     {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            try process.run()
         } catch {
-            return (127, "\(error)")
+            return (127, SystemError.message(for: error))
         }
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        let result = Subprocess.run(executable, arguments, timeout: 600, stopsOnInterrupt: false)
+        return (result.status, result.output)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import ProcessRunner
 import TestSupport
 import Testing
 
@@ -161,18 +162,10 @@ struct APISurfaceTests {
     }
 
     static func run(_ executable: String, _ arguments: [String]) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
+        let result = Subprocess.run(executable, arguments, timeout: 600, stopsOnInterrupt: false)
+        guard result.status == 0 else {
             throw ToolFailed(
-                description: "\(([executable] + arguments).joined(separator: " ")) failed:\n\(output)")
+                description: "\(([executable] + arguments).joined(separator: " ")) failed:\n\(result.output)")
         }
     }
 }

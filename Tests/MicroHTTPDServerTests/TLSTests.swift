@@ -2,6 +2,7 @@ import Foundation
 import HTTPCore
 import HTTPDemoApp
 import MicroHTTPDServer
+import ProcessRunner
 import TestSupport
 import Testing
 
@@ -54,23 +55,16 @@ struct TLSTests {
         configuration.tls = HTTPServer.TLSFiles(certificatePath: certificate.path, privateKeyPath: key.path)
         try await withLoopbackServer(DemoApp.make(), configuration: configuration) { _, port in
             let curlExecutable = try #require(curlPath)
-            let (status, body) = try await offPool { () throws -> (Int32, Data) in
-                let curl = Process()
-                curl.executableURL = URL(fileURLWithPath: curlExecutable)
-                curl.arguments = [
-                    "--silent", "--show-error", "--max-time", "30", "--cacert", certificate.path,
-                    "https://127.0.0.1:\(port)/health",
-                ]
-                let output = Pipe()
-                curl.standardOutput = output
-                curl.standardError = FileHandle.nullDevice
-                try curl.run()
-                let body = output.fileHandleForReading.readDataToEndOfFile()
-                curl.waitUntilExit()
-                return (curl.terminationStatus, body)
+            let result = await offPool {
+                Subprocess.run(
+                    curlExecutable,
+                    [
+                        "--silent", "--show-error", "--max-time", "30", "--cacert", certificate.path,
+                        "https://127.0.0.1:\(port)/health",
+                    ], timeout: 60, separateErrors: true, stopsOnInterrupt: false)
             }
-            #expect(status == 0)
-            #expect(String(decoding: body, as: UTF8.self) == #"{"status":"ok"}"#)
+            #expect(result.status == 0, "\(result.errors)")
+            #expect(result.output == #"{"status":"ok"}"#)
         }
     }
 

@@ -8,6 +8,12 @@ package enum CommandRunner {
         package var status: Int32
         package var stdout: String
         package var stderr: String
+
+        package init(status: Int32, stdout: String, stderr: String) {
+            self.status = status
+            self.stdout = stdout
+            self.stderr = stderr
+        }
     }
 
     /// The folder holding the built products (`workbook`, `literate`).

@@ -1,44 +1,16 @@
 import Foundation
+import ProcessRunner
+import TestSupport
 import Testing
 
 /// `workbook build` run as a user runs it: exit codes and what it prints.
 struct BuildCommandTests {
-    struct Output {
-        var status: Int32
-        var stdout: String
-        var stderr: String
-    }
-
-    /// Runs the built `workbook` beside this test bundle.
-    static func workbook(_ arguments: [String]) throws -> Output {
-        #if os(macOS)
-            let folder = Bundle.allBundles.first { $0.bundlePath.hasSuffix(".xctest") }!.bundleURL
-                .deletingLastPathComponent()
-        #else
-            let folder = Bundle.main.bundleURL
-        #endif
-        let process = Process()
-        process.executableURL = folder.appendingPathComponent("workbook")
-        process.arguments = arguments
-        process.standardInput = FileHandle.nullDevice
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        nonisolated(unsafe) var errData = Data()
-        let group = DispatchGroup()
-        group.enter()
-        DispatchQueue.global().async {
-            errData = err.fileHandleForReading.readDataToEndOfFile()
-            group.leave()
-        }
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        group.wait()
-        process.waitUntilExit()
-        return Output(
-            status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-            stderr: String(decoding: errData, as: UTF8.self))
+    /// Runs the built `workbook` beside this test bundle, as the CLI tests do.
+    static func workbook(_ arguments: [String]) throws -> CommandRunner.Output {
+        let result = Subprocess.run(
+            CommandRunner.productsDirectory.appendingPathComponent("workbook").path, arguments, timeout: 600,
+            separateErrors: true, stopsOnInterrupt: false)
+        return CommandRunner.Output(status: result.status, stdout: result.output, stderr: result.errors)
     }
 
     /// The file count in a `build: N pages, M files in ...` line, so the test need not hard-code
