@@ -231,6 +231,7 @@ let package = Package(
         .testTarget(name: "FileWatchTests", dependencies: ["FileWatch", "TestSupport"]),
         .testTarget(
             name: "LiveSiteTests", dependencies: ["LiveSite", "Literate", "MockServer", "TestSupport"]),
+        .testTarget(name: "SDKReferenceTests", dependencies: ["SDKReference"]),
         .testTarget(name: "ServeTests", dependencies: ["Serve", "CommandLineKit"]),
 
         // MARK: SDK test targets
