@@ -89,9 +89,8 @@ final class ServeProcess: @unchecked Sendable {
         kill(process.processIdentifier, signal)
     }
 
-    /// Waits for the process to exit (at most `seconds`: a graceful stop under a loaded machine
-    /// can take many seconds); its exit status, or nil.
-    func waitForExit(seconds: Double = 60) -> Int32? {
+    /// Waits for the process to exit (at most `seconds`); its exit status, or nil.
+    func waitForExit(seconds: Double = 20) -> Int32? {
         guard exited.wait(timeout: .now() + seconds) == .success else { return nil }
         exited.signal()  // a second wait returns at once too
         return process.terminationStatus
@@ -106,7 +105,7 @@ final class ServeProcess: @unchecked Sendable {
     }
 
     /// ``waitForExit(seconds:)`` off the cooperative pool.
-    func exitStatus(seconds: Double = 60) async -> Int32? {
+    func exitStatus(seconds: Double = 20) async -> Int32? {
         await offPool { self.waitForExit(seconds: seconds) }
     }
 }
