@@ -239,9 +239,13 @@ struct FileTarget {
     /// The deepest existing folder at or above `folder` (stopping at the book folder's length),
     /// with symbolic links resolved.
     private static func resolve(_ folder: URL, above rootPath: String) -> String {
-        var candidate = folder
+        // `..` is taken lexically first (the depth check has kept it inside the book): Foundation's
+        // deletingLastPathComponent of `a/..` is `a/../..`, which grows without end.
+        var candidate = folder.standardizedFileURL
         while !FileManager.default.fileExists(atPath: candidate.path), candidate.path.count > rootPath.count {
-            candidate = candidate.deletingLastPathComponent()
+            let parent = candidate.deletingLastPathComponent().standardizedFileURL
+            guard parent.path.count < candidate.path.count else { break }
+            candidate = parent
         }
         return candidate.resolvingSymlinksInPath().standardizedFileURL.path
     }

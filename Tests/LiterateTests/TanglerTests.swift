@@ -4,6 +4,17 @@ import Testing
 @testable import Literate
 
 struct TanglerTests {
+    /// Found by the parser fuzzer: a target whose `..` follows a folder that does not exist yet
+    /// made the check of its folder climb for ever (Foundation's parent of `a/..` is `a/../..`).
+    @Test(.timeLimit(.minutes(1))) func aTargetThroughAFolderNotYetMadeTangles() throws {
+        let book = try TestBook([
+            "01-a.md": "# A\n\n```swift {file=Sources/Missing/../Demo/Demo.swift}\nlet x = 1\n```\n"
+        ])
+        let result = try book.tangle()
+        #expect(result.diagnostics.isEmpty, "\(result.diagnostics)")
+        #expect(result.files.map(\.path) == ["Sources/Missing/../Demo/Demo.swift"])
+    }
+
     @Test func aFileWithChunksTanglesToTheExactText() throws {
         let book = try TestBook([
             "01-a.md": """
