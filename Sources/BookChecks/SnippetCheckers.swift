@@ -46,12 +46,18 @@ package struct LintingChecker: SnippetChecker {
                     )
                 ]
             }
-            return lint(data).map { finding in
-                SnippetFinding(
-                    finding.severity == .error ? .error : .warning,
-                    "\(finding.code) \(finding.path): \(finding.message)")
-            }
+            return lint(data).map { SnippetFinding($0) }
         }
+    }
+}
+
+extension SnippetFinding {
+    /// A linter's finding as a snippet finding: `code path: message`, the path standing in for
+    /// the column.
+    init(_ finding: LintFinding, path: String? = nil) {
+        self.init(
+            finding.severity == .error ? .error : .warning,
+            "\(finding.code) \(path ?? finding.path): \(finding.message)")
     }
 }
 
@@ -64,10 +70,7 @@ package struct InfoPlistChecker: SnippetChecker {
             InfoPlistURLTypes.check(Data(snippet.text.utf8)).map { finding in
                 // A finding about the whole property list is at `$`, but this checker has always
                 // printed it with an empty path (`plist.invalid : ...`), and still does.
-                let path = finding.path == "$" ? "" : finding.path
-                return SnippetFinding(
-                    finding.severity == .error ? .error : .warning,
-                    "\(finding.code) \(path): \(finding.message)")
+                SnippetFinding(finding, path: finding.path == "$" ? "" : finding.path)
             }
         }
     }

@@ -14,9 +14,7 @@ public final class Console: @unchecked Sendable {
         isInteractive: Bool = false, out: @escaping @Sendable (String) -> Void,
         err: @escaping @Sendable (String) -> Void
     ) {
-        self.isInteractive = isInteractive
-        self.writeOut = out
-        self.writeErr = err
+        (self.isInteractive, self.writeOut, self.writeErr) = (isInteractive, out, err)
     }
 
     public static let standard = Console(
@@ -45,9 +43,7 @@ public struct Command: Sendable {
     public var run: Run?
 
     public init(_ spec: CommandSpec, subcommands: [Command] = [], run: Run? = nil) {
-        self.spec = spec
-        self.subcommands = subcommands
-        self.run = run
+        (self.spec, self.subcommands, self.run) = (spec, subcommands, run)
     }
 }
 
@@ -58,8 +54,7 @@ public struct CommandLineTool: Sendable {
     public var version: String
 
     public init(root: Command, version: String) {
-        self.root = root
-        self.version = version
+        (self.root, self.version) = (root, version)
     }
 
     /// Runs `arguments` (without the executable's name) and returns the exit code.

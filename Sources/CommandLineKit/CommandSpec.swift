@@ -14,11 +14,9 @@ public struct OptionSpec: Sendable {
         _ name: String, short: Character? = nil, value: String? = nil, repeatable: Bool = false,
         help: String
     ) {
-        self.name = name
-        self.short = short
-        self.valueName = value
-        self.repeatable = repeatable
-        self.help = help
+        (self.name, self.short, self.valueName, self.repeatable, self.help) = (
+            name, short, value, repeatable, help
+        )
     }
 
     var label: String {
@@ -38,10 +36,7 @@ public struct ArgumentSpec: Sendable {
     public var variadic: Bool
 
     public init(_ name: String, optional: Bool = false, variadic: Bool = false, help: String) {
-        self.name = name
-        self.help = help
-        self.optional = optional
-        self.variadic = variadic
+        (self.name, self.help, self.optional, self.variadic) = (name, help, optional, variadic)
     }
 }
 
@@ -59,11 +54,8 @@ public struct CommandSpec: Sendable {
         name: String, abstract: String, discussion: String? = nil, arguments: [ArgumentSpec] = [],
         options: [OptionSpec] = [], usage: [String]? = nil
     ) {
-        self.name = name
-        self.abstract = abstract
-        self.discussion = discussion
-        self.arguments = arguments
-        self.options = options
-        self.usage = usage
+        (self.name, self.abstract, self.discussion, self.arguments, self.options, self.usage) = (
+            name, abstract, discussion, arguments, options, usage
+        )
     }
 }

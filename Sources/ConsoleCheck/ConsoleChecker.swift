@@ -40,8 +40,7 @@ package struct ConsoleChecker: SnippetChecker {
     static let readerAddresses = ["http://localhost:8080", "http://127.0.0.1:8080"]
 
     package init(bookFolder: URL?, commandTimeout: Duration = .seconds(20)) {
-        self.bookFolder = bookFolder
-        self.commandTimeout = commandTimeout
+        (self.bookFolder, self.commandTimeout) = (bookFolder, commandTimeout)
     }
 
     package func check(_ snippets: [Snippet]) -> [[SnippetFinding]] {

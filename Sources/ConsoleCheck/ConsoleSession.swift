@@ -21,9 +21,7 @@ package final class ConsoleSession: @unchecked Sendable {
     let folder: URL
 
     private init(runtime: MockServerRuntime, baseURL: String, folder: URL) {
-        self.runtime = runtime
-        self.baseURL = baseURL
-        self.folder = folder
+        (self.runtime, self.baseURL, self.folder) = (runtime, baseURL, folder)
     }
 
     /// Starts a server. Blocks the calling thread, which must not be one of Swift's cooperative

@@ -25,27 +25,27 @@ package enum Placeholder: String, CaseIterable, Sendable {
     /// An ISO 8601 instant in UTC, as events carry it.
     case timestamp
 
-    /// The regular expression one occurrence stands for.
-    var pattern: String {
+    /// The regular expression one occurrence stands for, and the same shape in words (for the
+    /// book's table and for messages), side by side so that they cannot drift apart.
+    private var definition: (pattern: String, shape: String) {
         switch self {
-        case .clickId, .li2Cid: "[A-Za-z0-9]{16}"
-        case .linkId: "link_[A-Za-z0-9]{16}"
-        case .linkKey: "[A-Za-z0-9]{7}"
-        case .saleEventId: "sale_[A-Za-z0-9]{16}"
-        case .timestamp: "[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?Z"
+        case .clickId, .li2Cid: ("[A-Za-z0-9]{16}", "16 letters and digits")
+        case .linkId: ("link_[A-Za-z0-9]{16}", "link_ and 16 letters and digits")
+        case .linkKey: ("[A-Za-z0-9]{7}", "7 letters and digits")
+        case .saleEventId: ("sale_[A-Za-z0-9]{16}", "sale_ and 16 letters and digits")
+        case .timestamp:
+            (
+                "[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?Z",
+                "an ISO 8601 UTC instant such as 2025-06-15T15:06:40.000Z"
+            )
         }
     }
 
+    /// The regular expression one occurrence stands for.
+    var pattern: String { definition.pattern }
+
     /// The shape in words, for the book's table and for messages.
-    var shape: String {
-        switch self {
-        case .clickId, .li2Cid: "16 letters and digits"
-        case .linkId: "link_ and 16 letters and digits"
-        case .linkKey: "7 letters and digits"
-        case .saleEventId: "sale_ and 16 letters and digits"
-        case .timestamp: "an ISO 8601 UTC instant such as 2025-06-15T15:06:40.000Z"
-        }
-    }
+    var shape: String { definition.shape }
 
     /// `<name>`, as a transcript writes it.
     var token: String { "<\(rawValue)>" }

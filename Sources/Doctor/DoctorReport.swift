@@ -15,11 +15,9 @@ package struct FetchedResponse: Equatable, Sendable {
     var body: Data
 
     init(url: URL, statusCode: Int, location: String? = nil, contentType: String?, body: Data) {
-        self.url = url
-        self.statusCode = statusCode
-        self.location = location
-        self.contentType = contentType
-        self.body = body
+        (self.url, self.statusCode, self.location, self.contentType, self.body) = (
+            url, statusCode, location, contentType, body
+        )
     }
 }
 

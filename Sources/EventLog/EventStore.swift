@@ -1,7 +1,8 @@
 import Foundation
 
 /// An event as the store keeps it. The store assigns `id` (increasing, never reused) and keeps
-/// `at` to the millisecond; `json` is the caller's payload, stored byte for byte.
+/// `at` to the millisecond; `json` is the caller's payload, stored byte for byte. Only a store
+/// makes one: callers hand it a ``NewEvent``.
 ///
 /// ```swift
 /// let stored = try await store.append(NewEvent(type: "open", at: .now, json: Data(#"{"clickId":"…"}"#.utf8)))
@@ -12,13 +13,6 @@ public struct StoredEvent: Equatable, Hashable, Sendable {
     public var type: String
     public var at: Date
     public var json: Data
-
-    public init(id: Int64, type: String, at: Date, json: Data) {
-        self.id = id
-        self.type = type
-        self.at = at
-        self.json = json
-    }
 }
 
 /// An event about to be appended; the store gives it its id.
@@ -28,9 +22,7 @@ public struct NewEvent: Equatable, Hashable, Sendable {
     public var json: Data
 
     public init(type: String, at: Date, json: Data) {
-        self.type = type
-        self.at = at
-        self.json = json
+        (self.type, self.at, self.json) = (type, at, json)
     }
 }
 
@@ -43,9 +35,7 @@ public struct EventPage: Equatable, Sendable {
     public var total: Int
 
     public init(events: [StoredEvent], hasMore: Bool, total: Int) {
-        self.events = events
-        self.hasMore = hasMore
-        self.total = total
+        (self.events, self.hasMore, self.total) = (events, hasMore, total)
     }
 }
 

@@ -56,8 +56,7 @@ final class Statement {
     private unowned let connection: Connection
 
     init(handle: OpaquePointer, connection: Connection) {
-        self.handle = handle
-        self.connection = connection
+        (self.handle, self.connection) = (handle, connection)
     }
 
     func reset() throws {

@@ -15,12 +15,9 @@ package struct VerifyRow: Sendable {
         todoCount: Int,
         readingProblems: [String] = []
     ) {
-        self.exercise = exercise
-        self.starter = starter
-        self.solution = solution
-        self.hintCount = hintCount
-        self.todoCount = todoCount
-        self.readingProblems = readingProblems
+        (self.exercise, self.starter, self.solution, self.hintCount, self.todoCount, self.readingProblems) = (
+            exercise, starter, solution, hintCount, todoCount, readingProblems
+        )
     }
 
     var starterCompiles: Bool { starter.testRun != nil }
@@ -39,26 +36,18 @@ package struct VerifyRow: Sendable {
     /// One sentence per broken promise, naming what to fix.
     package var problems: [String] {
         var problems: [String] = []
-        switch starter {
-        case .doesNotCompile(let diagnostics, let log):
-            let first = diagnostics.first?.headline ?? ExerciseBuilder.tail(log, lines: 3)
-            problems.append("the starter does not compile: \(first)")
-        case .failedToRun(let reason):
-            problems.append("the starter could not be built: \(reason)")
-        case .tested(let run, _):
+        if let problem = Self.buildProblem(starter, part: "starter") {
+            problems.append(problem)
+        } else if let run = starter.testRun {
             if run.results.isEmpty { problems.append("the starter ran no test: is Tests/ empty?") }
             if !starterFails, !run.results.isEmpty {
                 problems.append(
                     "the starter passes every test: it must fail at least one, or doing nothing passes")
             }
         }
-        switch solution {
-        case .doesNotCompile(let diagnostics, let log):
-            let first = diagnostics.first?.headline ?? ExerciseBuilder.tail(log, lines: 3)
-            problems.append("the solution does not compile: \(first)")
-        case .failedToRun(let reason):
-            problems.append("the solution could not be built: \(reason)")
-        case .tested(let run, _):
+        if let problem = Self.buildProblem(solution, part: "solution") {
+            problems.append(problem)
+        } else if let run = solution.testRun {
             if run.results.isEmpty { problems.append("the solution ran no test") }
             for result in run.failed.prefix(3) {
                 let why = result.issues.first.map { ": \($0.message)" } ?? ""
@@ -76,6 +65,19 @@ package struct VerifyRow: Sendable {
             problems.append("Starter/ has no '// TODO' marker to show the learner where to start")
         }
         return problems
+    }
+
+    /// Why the starter or the solution (`part`) could not be tested, or nil when its tests ran.
+    private static func buildProblem(_ outcome: ExerciseOutcome, part: String) -> String? {
+        switch outcome {
+        case .doesNotCompile(let diagnostics, let log):
+            let first = diagnostics.first?.headline ?? ExerciseBuilder.tail(log, lines: 3)
+            return "the \(part) does not compile: \(first)"
+        case .failedToRun(let reason):
+            return "the \(part) could not be built: \(reason)"
+        case .tested:
+            return nil
+        }
     }
 
     /// `27 of 28 fail`, `does not compile`.

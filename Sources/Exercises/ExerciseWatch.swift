@@ -21,11 +21,9 @@ package struct ExerciseWatch {
         session: ExerciseSession, interval: TimeInterval, timeout: TimeInterval, maxChecks: Int,
         testTimeout: TimeInterval
     ) {
-        self.session = session
-        self.interval = interval
-        self.timeout = timeout
-        self.maxChecks = maxChecks
-        self.testTimeout = testTimeout
+        (self.session, self.interval, self.timeout, self.maxChecks, self.testTimeout) = (
+            session, interval, timeout, maxChecks, testTimeout
+        )
     }
 
     /// Watches from `first` until every exercise is done, the time is up or `maxChecks` ran.

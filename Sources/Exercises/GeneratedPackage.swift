@@ -7,8 +7,7 @@ package struct PackageMember: Sendable {
     var sources: URL
 
     package init(exercise: Exercise, sources: URL) {
-        self.exercise = exercise
-        self.sources = sources
+        (self.exercise, self.sources) = (exercise, sources)
     }
 
     /// Whether the exercise needs the book's `DeepLinkCore`: its tests or its code import it.

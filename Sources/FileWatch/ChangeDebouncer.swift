@@ -18,8 +18,7 @@ package struct ChangeDebouncer: Sendable {
     private var candidateSince = 0.0
 
     package init(initial: FolderSnapshot, quietPeriod: Double) {
-        self.settled = initial
-        self.quietPeriod = quietPeriod
+        (self.settled, self.quietPeriod) = (initial, quietPeriod)
     }
 
     /// True while a change waits out its quiet period (the watcher then looks again sooner).

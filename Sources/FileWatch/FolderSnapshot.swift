@@ -6,8 +6,7 @@ package struct FileStamp: Equatable, Sendable {
     package var size: Int
 
     package init(modified: Double, size: Int) {
-        self.modified = modified
-        self.size = size
+        (self.modified, self.size) = (modified, size)
     }
 }
 

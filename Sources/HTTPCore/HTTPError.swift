@@ -18,10 +18,7 @@ public struct HTTPError: Error, Equatable, Sendable {
     public var headers: HTTPHeaders
 
     public init(_ status: HTTPStatus, code: String, message: String, headers: HTTPHeaders = [:]) {
-        self.status = status
-        self.code = code
-        self.message = message
-        self.headers = headers
+        (self.status, self.code, self.message, self.headers) = (status, code, message, headers)
     }
 
     /// The one rendering of every error response.

@@ -67,8 +67,7 @@ public struct HTTPHeaders: Hashable, Sendable, Sequence, ExpressibleByDictionary
         public var value: String
 
         public init(name: String, value: String) {
-            self.name = name
-            self.value = value
+            (self.name, self.value) = (name, value)
         }
     }
 
@@ -152,8 +151,7 @@ public struct QueryItem: Hashable, Sendable {
     public var value: String?
 
     public init(name: String, value: String?) {
-        self.name = name
-        self.value = value
+        (self.name, self.value) = (name, value)
     }
 }
 
@@ -180,12 +178,9 @@ public struct HTTPRequest: Sendable, Equatable {
         method: HTTPMethod, path: String, query: [QueryItem] = [], headers: HTTPHeaders = [:],
         body: Data = Data(), remoteAddress: String? = nil
     ) {
-        self.method = method
-        self.path = path
-        self.query = query
-        self.headers = headers
-        self.body = body
-        self.remoteAddress = remoteAddress
+        (self.method, self.path, self.query, self.headers, self.body, self.remoteAddress) = (
+            method, path, query, headers, body, remoteAddress
+        )
     }
 
     /// Builds a request from a request target such as `/path?a=1&b=two+words`, decoding the
@@ -241,10 +236,7 @@ public struct HTTPResponse: Sendable, Equatable {
     public init(
         status: HTTPStatus, headers: HTTPHeaders = [:], body: Data = Data(), stream: HTTPStream? = nil
     ) {
-        self.status = status
-        self.headers = headers
-        self.body = body
-        self.stream = stream
+        (self.status, self.headers, self.body, self.stream) = (status, headers, body, stream)
     }
 
     /// The content type every JSON body carries.

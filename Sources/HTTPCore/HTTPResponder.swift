@@ -34,8 +34,7 @@ public struct MiddlewareResponder: HTTPResponder {
     public let next: any HTTPResponder
 
     public init(middleware: any HTTPMiddleware, next: any HTTPResponder) {
-        self.middleware = middleware
-        self.next = next
+        (self.middleware, self.next) = (middleware, next)
     }
 
     public func respond(to request: HTTPRequest) async -> HTTPResponse {

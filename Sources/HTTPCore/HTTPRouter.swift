@@ -143,8 +143,7 @@ public struct HTTPRouter: HTTPResponder {
     public var logger: HTTPLogger
 
     public init(_ routes: [HTTPRoute] = [], logger: HTTPLogger = .standardError) {
-        self.routes = routes
-        self.logger = logger
+        (self.routes, self.logger) = (routes, logger)
     }
 
     /// Adds routes after those already there. Routes are tried in the order they were added.

@@ -23,12 +23,9 @@ public struct BlockAttributes: Sendable, Equatable {
         language: String? = nil, chunkName: String? = nil, file: String? = nil, checker: String? = nil,
         canImport: String? = nil, tryIt: String? = nil
     ) {
-        self.language = language
-        self.chunkName = chunkName
-        self.file = file
-        self.checker = checker
-        self.canImport = canImport
-        self.tryIt = tryIt
+        (self.language, self.chunkName, self.file, self.checker, self.canImport, self.tryIt) = (
+            language, chunkName, file, checker, canImport, tryIt
+        )
     }
 
     /// The `key=value` attributes the engine knows. Anything else is an error, so a typo such as

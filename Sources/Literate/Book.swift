@@ -36,8 +36,7 @@ public struct Book: Sendable {
         public var chapters: [String]
 
         public init(title: String, chapters: [String]) {
-            self.title = title
-            self.chapters = chapters
+            (self.title, self.chapters) = (title, chapters)
         }
     }
 
@@ -49,9 +48,7 @@ public struct Book: Sendable {
     public var parts: [Part]
 
     public init(root: URL, chapters: [Chapter], parts: [Part] = []) {
-        self.root = root
-        self.chapters = chapters
-        self.parts = parts
+        (self.root, self.chapters, self.parts) = (root, chapters, parts)
     }
 
     /// Reads every chapter of `root/chapters`, in reading order.

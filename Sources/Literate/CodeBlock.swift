@@ -35,14 +35,10 @@ public struct CodeBlock: Sendable, Equatable {
         chapter: String, location: SourceLocation, contentLine: Int, contentColumn: Int, info: String,
         attributes: BlockAttributes, text: CodeText, isFenced: Bool
     ) {
-        self.chapter = chapter
-        self.location = location
-        self.contentLine = contentLine
-        self.contentColumn = contentColumn
-        self.info = info
-        self.attributes = attributes
-        self.text = text
-        self.isFenced = isFenced
+        (
+            self.chapter, self.location, self.contentLine, self.contentColumn, self.info, self.attributes,
+            self.text, self.isFenced
+        ) = (chapter, location, contentLine, contentColumn, info, attributes, text, isFenced)
     }
 
     /// The source position of content line `index` (0-based) at `column` (0-based offset).

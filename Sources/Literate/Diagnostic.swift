@@ -7,9 +7,7 @@ public struct SourceLocation: Hashable, Sendable, Comparable, CustomStringConver
     public var column: Int
 
     public init(path: String, line: Int, column: Int = 1) {
-        self.path = path
-        self.line = line
-        self.column = column
+        (self.path, self.line, self.column) = (path, line, column)
     }
 
     public var description: String { "\(path):\(line):\(column)" }
@@ -50,9 +48,7 @@ public struct Diagnostic: Error, Hashable, Sendable, CustomStringConvertible {
     }
 
     public init(_ severity: Severity, text: String, at location: SourceLocation?) {
-        self.severity = severity
-        self.location = location
-        self.message = text
+        (self.severity, self.location, self.message) = (severity, location, text)
     }
 
     public static func error(_ message: LiterateMessage, at location: SourceLocation?) -> Diagnostic {

@@ -18,9 +18,7 @@ public struct GeneratedFileHeader: Sendable, Equatable {
     static let hashPrefix = "Body hash: "
 
     public init(comment: CommentSyntax, chapters: [String], bodyHash: String) {
-        self.comment = comment
-        self.chapters = chapters
-        self.bodyHash = bodyHash
+        (self.comment, self.chapters, self.bodyHash) = (comment, chapters, bodyHash)
     }
 
     /// The header's lines, each ending in a newline.

@@ -33,11 +33,9 @@ public struct MarkdownNode: Sendable, Equatable {
     public var endLine: Int
 
     public init(kind: Kind, children: [MarkdownNode] = [], line: Int, column: Int, endLine: Int) {
-        self.kind = kind
-        self.children = children
-        self.line = line
-        self.column = column
-        self.endLine = endLine
+        (self.kind, self.children, self.line, self.column, self.endLine) = (
+            kind, children, line, column, endLine
+        )
     }
 
     /// The plain text of the node's inline content (for headings, link texts, search).
@@ -69,12 +67,9 @@ public struct CodeFence: Sendable, Equatable {
         info: String, lines: [String], fenceCharacter: Character?, fenceLength: Int,
         isUnclosed: Bool, infoColumn: Int
     ) {
-        self.info = info
-        self.lines = lines
-        self.fenceCharacter = fenceCharacter
-        self.fenceLength = fenceLength
-        self.isUnclosed = isUnclosed
-        self.infoColumn = infoColumn
+        (self.info, self.lines, self.fenceCharacter, self.fenceLength, self.isUnclosed, self.infoColumn) = (
+            info, lines, fenceCharacter, fenceLength, isUnclosed, infoColumn
+        )
     }
 
     public var isFenced: Bool { fenceCharacter != nil }

@@ -18,10 +18,7 @@ public struct SnippetFinding: Sendable, Equatable {
     public var message: String
 
     public init(_ severity: Diagnostic.Severity, line: Int? = nil, column: Int? = nil, _ message: String) {
-        self.severity = severity
-        self.line = line
-        self.column = column
-        self.message = message
+        (self.severity, self.line, self.column, self.message) = (severity, line, column, message)
     }
 }
 

@@ -213,8 +213,7 @@ struct Expander {
     private var indentation: [UInt8] = []
 
     init(graph: ChunkGraph, output: TangledBody) {
-        self.graph = graph
-        self.output = output
+        (self.graph, self.output) = (graph, output)
     }
 
     /// Writes block `index` (of the book's blocks), included as `chunk` (nil for a file's own

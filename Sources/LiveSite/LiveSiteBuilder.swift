@@ -41,11 +41,9 @@ package final class LiveSiteBuilder: @unchecked Sendable {
             bookRoot: URL, themeFolder: URL, outputFolder: URL, coverageFile: URL? = nil,
             checkers: @escaping @Sendable () -> [any SnippetChecker]
         ) {
-            self.bookRoot = bookRoot
-            self.themeFolder = themeFolder
-            self.outputFolder = outputFolder
-            self.coverageFile = coverageFile
-            self.checkers = checkers
+            (self.bookRoot, self.themeFolder, self.outputFolder, self.coverageFile, self.checkers) = (
+                bookRoot, themeFolder, outputFolder, coverageFile, checkers
+            )
         }
     }
 
@@ -58,8 +56,7 @@ package final class LiveSiteBuilder: @unchecked Sendable {
     private var closed = false
 
     init(settings: Settings, live: LiveSite) {
-        self.settings = settings
-        self.live = live
+        (self.settings, self.live) = (settings, live)
     }
 
     /// Removes the folders an earlier run left, and creates the output folder.

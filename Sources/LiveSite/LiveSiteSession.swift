@@ -29,9 +29,7 @@ package final class LiveSiteSession: @unchecked Sendable {
     private let heartbeat: any DispatchSourceTimer
 
     private init(builder: LiveSiteBuilder, watcher: FolderWatcher, heartbeat: any DispatchSourceTimer) {
-        self.builder = builder
-        self.watcher = watcher
-        self.heartbeat = heartbeat
+        (self.builder, self.watcher, self.heartbeat) = (builder, watcher, heartbeat)
     }
 
     /// Starts building and watching; nil when there is no site to serve.

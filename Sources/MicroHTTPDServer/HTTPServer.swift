@@ -70,8 +70,7 @@ public final class HTTPServer: @unchecked Sendable {
         public var privateKeyPath: String
 
         public init(certificatePath: String, privateKeyPath: String) {
-            self.certificatePath = certificatePath
-            self.privateKeyPath = privateKeyPath
+            (self.certificatePath, self.privateKeyPath) = (certificatePath, privateKeyPath)
         }
     }
 

@@ -48,9 +48,7 @@ final class RequestHeadDeadlines: @unchecked Sendable {
         limit: UInt64, now: @escaping @Sendable () -> UInt64,
         end: @escaping @Sendable (Int32) -> Void = { _ = shutdown($0, Int32(SHUT_RDWR)) }
     ) {
-        self.limit = limit
-        self.now = now
-        self.end = end
+        (self.limit, self.now, self.end) = (limit, now, end)
     }
 
     func started(_ connection: UInt, socket: Int32) {

@@ -62,9 +62,7 @@ final class ServerCore: @unchecked Sendable {
     private let drainAllowance = 1 << 20
 
     init(responder: any HTTPResponder, bodyLimit: BodyLimit, logger: HTTPLogger) {
-        self.responder = responder
-        self.bodyLimit = bodyLimit
-        self.logger = logger
+        (self.responder, self.bodyLimit, self.logger) = (responder, bodyLimit, logger)
     }
 
     var inFlightCount: Int { lock.withLock { inFlight } }

@@ -16,9 +16,7 @@ final class StreamBinding: HTTPStreamConnection, @unchecked Sendable {
     let core: ServerCore
 
     init(stream: HTTPStream, connection: OpaquePointer, core: ServerCore) {
-        self.stream = stream
-        self.connection = connection
-        self.core = core
+        (self.stream, self.connection, self.core) = (stream, connection, core)
     }
 
     /// A libmicrohttpd response that reads its body from `stream`, or nil (the stream is then

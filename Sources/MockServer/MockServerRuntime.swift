@@ -50,8 +50,7 @@ public final class MockServerRuntime: @unchecked Sendable {
         public var routeProviders: [any RouteProvider] = []
 
         public init(configuration: ServerConfiguration, dataDirectory: URL) {
-            self.configuration = configuration
-            self.dataDirectory = dataDirectory
+            (self.configuration, self.dataDirectory) = (configuration, dataDirectory)
         }
     }
 

@@ -31,9 +31,7 @@ public struct ServerConfiguration: Codable, Equatable, Sendable {
         public var appStoreID: String
 
         public init(teamID: String, bundleID: String, appStoreID: String) {
-            self.teamID = teamID
-            self.bundleID = bundleID
-            self.appStoreID = appStoreID
+            (self.teamID, self.bundleID, self.appStoreID) = (teamID, bundleID, appStoreID)
         }
 
         /// `TEAMID.bundle.id`, as the association file names the app.
@@ -46,8 +44,7 @@ public struct ServerConfiguration: Codable, Equatable, Sendable {
         public var sha256CertFingerprints: [String]
 
         public init(package: String, sha256CertFingerprints: [String]) {
-            self.package = package
-            self.sha256CertFingerprints = sha256CertFingerprints
+            (self.package, self.sha256CertFingerprints) = (package, sha256CertFingerprints)
         }
     }
 
@@ -56,8 +53,7 @@ public struct ServerConfiguration: Codable, Equatable, Sendable {
         public var secret: String
 
         public init(publishable: String, secret: String) {
-            self.publishable = publishable
-            self.secret = secret
+            (self.publishable, self.secret) = (publishable, secret)
         }
     }
 
@@ -76,11 +72,13 @@ public struct ServerConfiguration: Codable, Equatable, Sendable {
             connections: Int? = nil, connectionsPerIP: Int? = nil, connectionTimeoutSeconds: Int? = nil,
             deferredRecords: Int? = nil, simulatorSessionsPerAddress: Int? = nil
         ) {
-            self.connections = connections
-            self.connectionsPerIP = connectionsPerIP
-            self.connectionTimeoutSeconds = connectionTimeoutSeconds
-            self.deferredRecords = deferredRecords
-            self.simulatorSessionsPerAddress = simulatorSessionsPerAddress
+            (
+                self.connections, self.connectionsPerIP, self.connectionTimeoutSeconds, self.deferredRecords,
+                self.simulatorSessionsPerAddress
+            ) = (
+                connections, connectionsPerIP, connectionTimeoutSeconds, deferredRecords,
+                simulatorSessionsPerAddress
+            )
         }
     }
 
@@ -112,11 +110,9 @@ public struct ServerConfiguration: Codable, Equatable, Sendable {
         public var conversionTracking: Bool?
 
         public init(id: String, domain: String, key: String, url: String, conversionTracking: Bool? = nil) {
-            self.id = id
-            self.domain = domain
-            self.key = key
-            self.url = url
-            self.conversionTracking = conversionTracking
+            (self.id, self.domain, self.key, self.url, self.conversionTracking) = (
+                id, domain, key, url, conversionTracking
+            )
         }
 
         /// The link as the service keeps it and `track/open` answers it, its domain in lower case.
@@ -130,15 +126,13 @@ public struct ServerConfiguration: Codable, Equatable, Sendable {
         links: [ConfiguredLink] = [], keys: Keys, deferredRecordTTLSeconds: Int? = nil,
         conversionTracking: Bool? = nil, limits: Limits? = nil
     ) {
-        self.linkDomains = linkDomains
-        self.siteOrigin = siteOrigin
-        self.ios = ios
-        self.android = android
-        self.links = links
-        self.keys = keys
-        self.deferredRecordTTLSeconds = deferredRecordTTLSeconds
-        self.conversionTracking = conversionTracking
-        self.limits = limits
+        (
+            self.linkDomains, self.siteOrigin, self.ios, self.android, self.links, self.keys,
+            self.deferredRecordTTLSeconds, self.conversionTracking, self.limits
+        ) = (
+            linkDomains, siteOrigin, ios, android, links, keys, deferredRecordTTLSeconds, conversionTracking,
+            limits
+        )
     }
 
     /// The environment variables that replace the configured keys.
@@ -289,8 +283,7 @@ public struct ConfigurationError: Error, Equatable, Sendable, CustomStringConver
     public var message: String
 
     public init(file: String?, message: String) {
-        self.file = file
-        self.message = message
+        (self.file, self.message) = (file, message)
     }
 
     public var description: String {

@@ -31,11 +31,9 @@ package enum Subprocess {
         package var seconds: Double
 
         package init(status: Int32, output: String, errors: String = "", timedOut: Bool, seconds: Double) {
-            self.status = status
-            self.output = output
-            self.errors = errors
-            self.timedOut = timedOut
-            self.seconds = seconds
+            (self.status, self.output, self.errors, self.timedOut, self.seconds) = (
+                status, output, errors, timedOut, seconds
+            )
         }
     }
 

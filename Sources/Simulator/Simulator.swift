@@ -28,12 +28,13 @@ public struct SimulatorLimits: Equatable, Sendable {
         maxLogEntries: Int = 100, maxAdvanceSeconds: Double = 366 * 86_400,
         maxSimulatedSeconds: Double = 10 * 366 * 86_400
     ) {
-        self.maxSessions = maxSessions
-        self.maxSessionsPerAddress = maxSessionsPerAddress
-        self.idleTimeout = idleTimeout
-        self.maxLogEntries = maxLogEntries
-        self.maxAdvanceSeconds = maxAdvanceSeconds
-        self.maxSimulatedSeconds = maxSimulatedSeconds
+        (
+            self.maxSessions, self.maxSessionsPerAddress, self.idleTimeout, self.maxLogEntries,
+            self.maxAdvanceSeconds, self.maxSimulatedSeconds
+        ) = (
+            maxSessions, maxSessionsPerAddress, idleTimeout, maxLogEntries, maxAdvanceSeconds,
+            maxSimulatedSeconds
+        )
     }
 }
 
@@ -67,10 +68,7 @@ public final class Simulator {
         configuration: ServerConfiguration, clock: ServiceClock, tokens: TokenGenerator,
         limits: SimulatorLimits = SimulatorLimits()
     ) {
-        self.configuration = configuration
-        self.clock = clock
-        self.tokens = tokens
-        self.limits = limits
+        (self.configuration, self.clock, self.tokens, self.limits) = (configuration, clock, tokens, limits)
     }
 
     /// How many sessions are alive now.

@@ -43,13 +43,9 @@ public struct SimulatorLogEntry: Equatable, Sendable, Encodable {
         step: String, direction: String, method: String, url: String, status: Int? = nil,
         headers: [String: String], body: JSONValue
     ) {
-        self.step = step
-        self.direction = direction
-        self.method = method
-        self.url = url
-        self.status = status
-        self.headers = headers
-        self.body = body
+        (self.step, self.direction, self.method, self.url, self.status, self.headers, self.body) = (
+            step, direction, method, url, status, headers, body
+        )
     }
 
     enum CodingKeys: String, CodingKey {

@@ -125,29 +125,36 @@ final class SimulatorSession {
             let amount = seconds ?? 0
             server.advance(amount)
             clock.advance(by: .seconds(amount))
-        case (.paste, _):
-            resolver?.submitPasteControlResult(pasteboard.text)
-            await finish()
-        case (.pasteEmpty, _):
-            // The user's clipboard no longer holds the link (they copied something else since,
-            // or cleared it): the paste control is grey, and the screen offers to continue.
-            pasteboard.text = nil
-            resolver?.submitPasteControlEmpty()
-            await finish()
-        case (.optOut, _):
-            resolver?.submitOptOut()
-            await finish()
-        case (.deny, _):
-            // A direct read, as on iOS 15 or an app without the paste control: iOS 16 and later
-            // show the paste alert, and the user says "Don't Allow Paste".
-            pasteboard.refusesReads = true
-            resolver?.beginRawProbeOptIn()
+        case (.paste, _), (.pasteEmpty, _), (.optOut, _), (.deny, _):
+            answerClipboardPrompt(event)
             await finish()
         case (.rotate, _):
             // The re-created activity hands over whatever chapter 2's rules let through.
             if let url = activity?.recreate() {
                 await deliver(url, via: "onCreate")
             }
+        }
+    }
+
+    /// Hands the user's answer to the clipboard prompt to the resolver.
+    private func answerClipboardPrompt(_ event: SimulatorEvent) {
+        switch event {
+        case .paste:
+            resolver?.submitPasteControlResult(pasteboard.text)
+        case .pasteEmpty:
+            // The user's clipboard no longer holds the link (they copied something else since,
+            // or cleared it): the paste control is grey, and the screen offers to continue.
+            pasteboard.text = nil
+            resolver?.submitPasteControlEmpty()
+        case .optOut:
+            resolver?.submitOptOut()
+        case .deny:
+            // A direct read, as on iOS 15 or an app without the paste control: iOS 16 and later
+            // show the paste alert, and the user says "Don't Allow Paste".
+            pasteboard.refusesReads = true
+            resolver?.beginRawProbeOptIn()
+        case .tapLink, .install, .launch, .advanceClock, .rotate:
+            break
         }
     }
 

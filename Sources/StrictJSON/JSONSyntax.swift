@@ -17,12 +17,6 @@ public enum JSONSyntax {
         public var line: Int
         public var column: Int
         public var message: String
-
-        public init(line: Int, column: Int, message: String) {
-            self.line = line
-            self.column = column
-            self.message = message
-        }
     }
 
     /// The first syntax problem in `data`, or `nil` when this scanner finds none.
@@ -126,65 +120,55 @@ private struct JSONScanner {
     }
 
     private mutating func object() throws(SyntaxError) {
+        try container(closer: "}", endMessage: JSONSyntax.Message.expectedObjectEnd, isObject: true)
+    }
+
+    private mutating func array() throws(SyntaxError) {
+        try container(closer: "]", endMessage: JSONSyntax.Message.expectedArrayEnd, isObject: false)
+    }
+
+    /// An object's members or an array's elements, from the opening bracket to `closer`.
+    private mutating func container(closer: Character, endMessage: String, isObject: Bool) throws(SyntaxError)
+    {
         try enter()
         defer { depth -= 1 }
         offset += 1
         skipWhitespace()
-        if current == UInt8(ascii: "}") {
+        if current == closer.asciiValue {
             offset += 1
             return
         }
         while true {
-            switch current {
-            case UInt8(ascii: "\""): try string()
-            case UInt8(ascii: "'"): throw SyntaxError(message: JSONSyntax.Message.singleQuotes)
-            case nil: throw SyntaxError(message: JSONSyntax.Message.endOfFile)
-            default: throw SyntaxError(message: JSONSyntax.Message.expectedKey)
-            }
-            skipWhitespace()
-            guard current == UInt8(ascii: ":") else {
-                throw SyntaxError(
-                    message: current == nil
-                        ? JSONSyntax.Message.endOfFile : JSONSyntax.Message.expectedColon)
-            }
-            offset += 1
-            skipWhitespace()
+            if isObject { try memberName() }
             try value()
             skipWhitespace()
             switch current {
-            case UInt8(ascii: "}"):
+            case closer.asciiValue:
                 offset += 1
                 return
             case UInt8(ascii: ","):
-                try afterComma(closer: "}")
+                try afterComma(closer: closer)
             case nil: throw SyntaxError(message: JSONSyntax.Message.endOfFile)
-            default: throw SyntaxError(message: JSONSyntax.Message.expectedObjectEnd)
+            default: throw SyntaxError(message: endMessage)
             }
         }
     }
 
-    private mutating func array() throws(SyntaxError) {
-        try enter()
-        defer { depth -= 1 }
+    /// A member's name and its colon, leaving the scanner at the member's value.
+    private mutating func memberName() throws(SyntaxError) {
+        switch current {
+        case UInt8(ascii: "\""): try string()
+        case UInt8(ascii: "'"): throw SyntaxError(message: JSONSyntax.Message.singleQuotes)
+        case nil: throw SyntaxError(message: JSONSyntax.Message.endOfFile)
+        default: throw SyntaxError(message: JSONSyntax.Message.expectedKey)
+        }
+        skipWhitespace()
+        guard current == UInt8(ascii: ":") else {
+            throw SyntaxError(
+                message: current == nil ? JSONSyntax.Message.endOfFile : JSONSyntax.Message.expectedColon)
+        }
         offset += 1
         skipWhitespace()
-        if current == UInt8(ascii: "]") {
-            offset += 1
-            return
-        }
-        while true {
-            try value()
-            skipWhitespace()
-            switch current {
-            case UInt8(ascii: "]"):
-                offset += 1
-                return
-            case UInt8(ascii: ","):
-                try afterComma(closer: "]")
-            case nil: throw SyntaxError(message: JSONSyntax.Message.endOfFile)
-            default: throw SyntaxError(message: JSONSyntax.Message.expectedArrayEnd)
-            }
-        }
     }
 
     /// Steps over a comma; a closer right after it is the most common hand-editing mistake,

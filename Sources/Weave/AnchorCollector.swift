@@ -8,10 +8,7 @@ public struct HeadingAnchor: Sendable, Equatable {
     public var line: Int
 
     public init(level: Int, title: String, id: String, line: Int) {
-        self.level = level
-        self.title = title
-        self.id = id
-        self.line = line
+        (self.level, self.title, self.id, self.line) = (level, title, id, line)
     }
 }
 

@@ -98,12 +98,9 @@ public struct LineCoverage: Sendable, Equatable {
         var isGap: Bool
 
         init(line: Int, column: Int, count: Int, hasCount: Bool, isRegionEntry: Bool, isGap: Bool) {
-            self.line = line
-            self.column = column
-            self.count = count
-            self.hasCount = hasCount
-            self.isRegionEntry = isRegionEntry
-            self.isGap = isGap
+            (self.line, self.column, self.count, self.hasCount, self.isRegionEntry, self.isGap) = (
+                line, column, count, hasCount, isRegionEntry, isGap
+            )
         }
 
         init(from decoder: any Decoder) throws {

@@ -15,11 +15,7 @@ public struct SearchSection: Sendable, Equatable {
     public var code: String
 
     public init(page: String, title: String, url: String, text: String, code: String = "") {
-        self.page = page
-        self.title = title
-        self.url = url
-        self.text = text
-        self.code = code
+        (self.page, self.title, self.url, self.text, self.code) = (page, title, url, text, code)
     }
 }
 

@@ -22,8 +22,7 @@ enum SearchTerms {
         var parts: [String]
 
         init(_ term: String, parts: [String] = []) {
-            self.term = term
-            self.parts = parts
+            (self.term, self.parts) = (term, parts)
         }
 
         var description: String { parts.isEmpty ? term : "\(term) (parts: \(parts.joined(separator: ", ")))" }

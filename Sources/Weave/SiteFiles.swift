@@ -151,18 +151,15 @@ struct FileJob: Sendable {
     var source: URL?
 
     init(path: String, make: @escaping @Sendable () -> [ArraySlice<UInt8>]) {
-        self.path = path
-        self.make = make
+        (self.path, self.make) = (path, make)
     }
 
     init(path: String, bytes: [UInt8]) {
-        self.path = path
-        self.bytes = bytes
+        (self.path, self.bytes) = (path, bytes)
     }
 
     init(path: String, source: URL) {
-        self.path = path
-        self.source = source
+        (self.path, self.source) = (path, source)
     }
 
     func run(into folder: URL) -> Result<Void, Diagnostic> {

@@ -47,10 +47,9 @@ public struct SiteOptions: Sendable {
     public var tryItOfflineNote: String?
 
     public init(bookRoot: URL, outputFolder: URL, themeFolder: URL, checkers: [any SnippetChecker]) {
-        self.bookRoot = bookRoot
-        self.outputFolder = outputFolder
-        self.themeFolder = themeFolder
-        self.checkers = checkers
+        (self.bookRoot, self.outputFolder, self.themeFolder, self.checkers) = (
+            bookRoot, outputFolder, themeFolder, checkers
+        )
     }
 }
 
@@ -71,9 +70,7 @@ public struct OpenAPIPage: Sendable, Equatable {
     public var liveNote: String?
 
     public init(documentPath: String, title: String = "API reference", liveNote: String? = nil) {
-        self.documentPath = documentPath
-        self.title = title
-        self.liveNote = liveNote
+        (self.documentPath, self.title, self.liveNote) = (documentPath, title, liveNote)
     }
 }
 
@@ -93,9 +90,7 @@ public struct ThemePage: Sendable, Equatable {
     public var homeHeading: String
 
     public init(file: String, kind: String, homeHeading: String) {
-        self.file = file
-        self.kind = kind
-        self.homeHeading = homeHeading
+        (self.file, self.kind, self.homeHeading) = (file, kind, homeHeading)
     }
 }
 

@@ -37,11 +37,7 @@ struct TryItPanel: Sendable, Equatable {
     static let defaultOfflineNote = "Start the server to send it."
 
     init(method: String, path: String, headers: [String], body: String, note: String? = nil) {
-        self.method = method
-        self.path = path
-        self.headers = headers
-        self.body = body
-        self.note = note
+        (self.method, self.path, self.headers, self.body, self.note) = (method, path, headers, body, note)
     }
 
     /// Reads an `http` block: the request line, header lines, a blank line, the body.

@@ -1,6 +1,7 @@
 import Foundation
-import StrictJSON
 import Testing
+
+@testable import StrictJSON
 
 /// Where the strict JSON check says a text stops being JSON.
 struct JSONSyntaxTests {

@@ -38,8 +38,7 @@ public final class LiveSite: @unchecked Sendable {
     private var closed = false
 
     public init(streamLimit: Int = 32, reference: LiveReference = LiveReference()) {
-        self.streamLimit = streamLimit
-        self.reference = reference
+        (self.streamLimit, self.reference) = (streamLimit, reference)
     }
 
     /// The status pages see.

@@ -31,10 +31,9 @@ public struct LiveSiteResponder: HTTPResponder {
         api: any HTTPResponder, site: LiveSite, configuration: LiveConfiguration,
         deferredRecordsEvicted: @escaping @Sendable () async -> Int = { 0 }
     ) {
-        self.api = api
-        self.site = site
-        self.configuration = configuration
-        self.deferredRecordsEvicted = deferredRecordsEvicted
+        (self.api, self.site, self.configuration, self.deferredRecordsEvicted) = (
+            api, site, configuration, deferredRecordsEvicted
+        )
     }
 
     public func respond(to request: HTTPRequest) async -> HTTPResponse {

@@ -34,11 +34,9 @@ public struct LiveStatus: Codable, Equatable, Sendable {
         public var message: String
 
         public init(file: String?, line: Int?, column: Int?, severity: String, message: String) {
-            self.file = file
-            self.line = line
-            self.column = column
-            self.severity = severity
-            self.message = message
+            (self.file, self.line, self.column, self.severity, self.message) = (
+                file, line, column, severity, message
+            )
         }
     }
 
@@ -60,12 +58,10 @@ public struct LiveStatus: Codable, Equatable, Sendable {
         generation: Int = 0, state: State = .building, diagnostics: [Diagnostic] = [],
         restartNeeded: Bool = false, restartReason: String? = nil, deferredRecordsEvicted: Int? = nil
     ) {
-        self.generation = generation
-        self.state = state
-        self.diagnostics = diagnostics
-        self.restartNeeded = restartNeeded
-        self.restartReason = restartReason
-        self.deferredRecordsEvicted = deferredRecordsEvicted
+        (
+            self.generation, self.state, self.diagnostics, self.restartNeeded, self.restartReason,
+            self.deferredRecordsEvicted
+        ) = (generation, state, diagnostics, restartNeeded, restartReason, deferredRecordsEvicted)
     }
 }
 
@@ -90,10 +86,8 @@ public struct LiveConfiguration: Codable, Equatable, Sendable {
         publishableKey: String, linkDomain: String?, apiBase: String = "/api/v1", testClock: Bool,
         version: String
     ) {
-        self.publishableKey = publishableKey
-        self.linkDomain = linkDomain
-        self.apiBase = apiBase
-        self.testClock = testClock
-        self.version = version
+        (self.publishableKey, self.linkDomain, self.apiBase, self.testClock, self.version) = (
+            publishableKey, linkDomain, apiBase, testClock, version
+        )
     }
 }

@@ -16,30 +16,18 @@ let aasaCommand = Command(
     subcommands: [aasaLintCommand, aasaMatchCommand])
 
 /// `workbook aasa lint FILE`
-let aasaLintCommand = Command(
-    CommandSpec(
-        name: "lint",
-        abstract: "Check an apple-app-site-association file and print every problem.",
-        discussion: """
-            Answers: will iOS accept this file, and does every rule say what its author meant?
-            Each finding is one line, FILE: severity code json.path: message. The JSON path (such
-            as applinks.details[0].appIDs[0]) stands in for a column; the code (aasa.appid-format)
-            is stable, and chapter 3 explains each one. Prints nothing for a clean file.
-
-            Exit status: 0 when there is no error (warnings alone pass), 1 when there is at least
-            one error, 2 when the file is missing or is not JSON.
-
-            Example:
-              $ workbook aasa lint apple-app-site-association
-              apple-app-site-association: warning aasa.path-no-leading-slash \
-            applinks.details[0].components[0]["/"]: URL paths start with "/", so "product/*" never matches
-            """,
-        arguments: [ArgumentSpec("FILE", help: "The apple-app-site-association file to check.")])
-) { arguments, console in
-    let path = arguments[0] ?? ""
-    let data = try CommandInput.readJSON(path)
-    return CommandInput.report(AASALinter.lint(data), file: path, console: console)
-}
+let aasaLintCommand = jsonLintCommand(
+    file: "apple-app-site-association",
+    question: "will iOS accept this file, and does every rule say what its author meant?",
+    pathExample: "applinks.details[0].appIDs[0]", codeExample: "aasa.appid-format", chapter: 3,
+    example: (
+        "workbook aasa lint apple-app-site-association",
+        """
+        apple-app-site-association: warning aasa.path-no-leading-slash \
+        applinks.details[0].components[0]["/"]: URL paths start with "/", so "product/*" never matches
+        """
+    ),
+    lint: AASALinter.lint)
 
 /// `workbook aasa match FILE URL [--explain]`
 let aasaMatchCommand = Command(

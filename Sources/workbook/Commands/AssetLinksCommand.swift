@@ -17,31 +17,19 @@ let assetLinksCommand = Command(
     subcommands: [assetLinksLintCommand, assetLinksVerifyCommand])
 
 /// `workbook assetlinks lint FILE`
-let assetLinksLintCommand = Command(
-    CommandSpec(
-        name: "lint",
-        abstract: "Check an assetlinks.json file and print every problem.",
-        discussion: """
-            Answers: can Android's verifier use this file, and does it say what its author meant?
-            Each finding is one line, FILE: severity code json.path: message. The JSON path (such
-            as [0].target.sha256_cert_fingerprints[1]) stands in for a column; the code
-            (assetlinks.fingerprint-format) is stable, and chapter 4 explains each one. Prints
-            nothing for a clean file.
-
-            Exit status: 0 when there is no error (warnings alone pass), 1 when there is at least
-            one error, 2 when the file is missing or is not JSON.
-
-            Example:
-              $ workbook assetlinks lint assetlinks.json
-              assetlinks.json: error assetlinks.missing-field [0].target.package_name: required field \
-            "package_name" is missing
-            """,
-        arguments: [ArgumentSpec("FILE", help: "The assetlinks.json file to check.")])
-) { arguments, console in
-    let path = arguments[0] ?? ""
-    let data = try CommandInput.readJSON(path)
-    return CommandInput.report(AssetLinksLinter.lint(data), file: path, console: console)
-}
+let assetLinksLintCommand = jsonLintCommand(
+    file: "assetlinks.json",
+    question: "can Android's verifier use this file, and does it say what its author meant?",
+    pathExample: "[0].target.sha256_cert_fingerprints[1]", codeExample: "assetlinks.fingerprint-format",
+    chapter: 4,
+    example: (
+        "workbook assetlinks lint assetlinks.json",
+        """
+        assetlinks.json: error assetlinks.missing-field [0].target.package_name: required field \
+        "package_name" is missing
+        """
+    ),
+    lint: AssetLinksLinter.lint)
 
 /// `workbook assetlinks verify FILE --package P --fingerprint F`
 let assetLinksVerifyCommand = Command(
