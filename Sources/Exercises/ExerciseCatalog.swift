@@ -1,4 +1,5 @@
 import Foundation
+import Literate
 
 /// One exercise: a folder `exercises/NN-slug/` holding `README.md` (the task and its hints),
 /// `Starter/` (code that compiles and carries `// TODO` markers), `Solution/` (the reference
@@ -114,7 +115,7 @@ package struct ExerciseCatalog: Sendable {
 package enum ExerciseReadme {
     /// The first level-one heading.
     static func title(in text: String) -> String? {
-        outsideFences(text).first { $0.hasPrefix("# ") }.map { String($0.dropFirst(2)).trimmed }
+        headings(text).first { $0.hasPrefix("# ") }.map { String($0.dropFirst(2)).trimmed }
     }
 
     /// The hints, in order. A hint is folded, so that reading the README does not give it away:
@@ -182,28 +183,22 @@ package enum ExerciseReadme {
         return body.map { $0.joined(separator: "\n").trimmed }
     }
 
-    /// Every line with a flag telling whether it is an ATX heading outside a fenced block.
+    /// Every line with a flag telling whether it starts an ATX heading, as CommonMark reads the
+    /// text: a `#` line inside a code block, fenced or indented, is not one.
     private static func linesMarkingHeadings(_ text: String) -> [(String, Bool)] {
-        var result: [(String, Bool)] = []
-        var fence: String?
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
-            let trimmed = line.trimmingCharacters(in: .whitespaces)
-            if let open = fence {
-                if trimmed.hasPrefix(open) { fence = nil }
-                result.append((line, false))
-                continue
-            }
-            if trimmed.hasPrefix("```") || trimmed.hasPrefix("~~~") {
-                fence = String(trimmed.prefix { $0 == "`" || $0 == "~" })
-                result.append((line, false))
-                continue
-            }
-            result.append((line, line.hasPrefix("#")))
+        var headingLines = Set<Int>()
+        func collect(_ node: MarkdownNode) {
+            if case .heading = node.kind { headingLines.insert(node.line) }
+            node.children.forEach(collect)
         }
-        return result
+        collect(MarkdownParser.parse(text, inlines: false))
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        return lines.enumerated().map { index, line in
+            (String(line), line.hasPrefix("#") && headingLines.contains(index + 1))
+        }
     }
 
-    private static func outsideFences(_ text: String) -> [String] {
+    private static func headings(_ text: String) -> [String] {
         linesMarkingHeadings(text).filter(\.1).map(\.0)
     }
 }

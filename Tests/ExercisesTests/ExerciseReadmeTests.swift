@@ -43,6 +43,14 @@ struct ExerciseReadmeTests {
         #expect(ExerciseReadme.hints(in: readme).isEmpty)
     }
 
+    /// A fence closes only with a fence line without an info string (CommonMark 0.31, 4.5), so a
+    /// `# line` after a "```swift" line inside a block is still code, not the title.
+    @Test func aHeadingInsideACodeBlockIsNotOne() {
+        let readme = "```\n```swift\n# Not the title\n```\n\n    # Nor this\n\n# The title\n\n## Hints\n"
+        #expect(ExerciseReadme.title(in: readme) == "The title")
+        #expect(ExerciseReadme.section(named: "Hints", in: readme) == "")
+    }
+
     @Test func readLinesBelongToTheTestTheyDocument() {
         let text = """
             struct T {
