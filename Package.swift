@@ -192,7 +192,9 @@ let package = Package(
             name: "MicroHTTPDServerTests",
             dependencies: ["MicroHTTPDServer", "HTTPCore", "HTTPDemoApp", "ProcessRunner", "TestSupport"]
         ),
-        .testTarget(name: "EventLogTests", dependencies: ["EventLog", "EventLogProbe", "TestSupport"]),
+        .testTarget(
+            name: "EventLogTests",
+            dependencies: ["EventLog", "EventLogProbe", "ProcessRunner", "TestSupport"]),
         // MARK: Server test targets
         .testTarget(name: "AttributionServiceTests", dependencies: ["AttributionService"]),
         // What the mock server's tests and the simulator's share: the test configuration, short
@@ -207,7 +209,7 @@ let package = Package(
             dependencies: [
                 "MockServer", "MockServerTesting", "Simulator", "AttributionService", "HTTPCore",
                 "MicroHTTPDServer",
-                "EventLog", "DeepLinkCore", "StrictJSON", "workbook", "TestSupport",
+                "EventLog", "DeepLinkCore", "StrictJSON", "workbook", "TestSupport", "ProcessRunner",
             ]
         ),
         .testTarget(
@@ -231,7 +233,9 @@ let package = Package(
         .testTarget(name: "FileWatchTests", dependencies: ["FileWatch", "TestSupport"]),
         .testTarget(
             name: "LiveSiteTests", dependencies: ["LiveSite", "Literate", "MockServer", "TestSupport"]),
-        .testTarget(name: "SDKReferenceTests", dependencies: ["SDKReference"]),
+        .testTarget(
+            name: "SDKReferenceTests",
+            dependencies: ["SDKReference", "CommandLineKit", "MockServer", "TestSupport"]),
         .testTarget(name: "ServeTests", dependencies: ["Serve", "CommandLineKit"]),
 
         // MARK: SDK test targets

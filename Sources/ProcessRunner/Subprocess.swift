@@ -66,7 +66,7 @@ package enum Subprocess {
         let spawned = Spawn.start(
             executable, arguments, in: directory,
             environment: ProcessInfo.processInfo.environment.merging(environment) { $1 },
-            output: files.output.path, errors: files.errors?.path)
+            output: .path(files.output.path), errors: files.errors.map { .path($0.path) })
         guard case .success(let pid) = spawned else {
             if case .failure(let code) = spawned {
                 return Result(
@@ -79,7 +79,7 @@ package enum Subprocess {
         if stopsOnInterrupt { ChildProcesses.shared.add(pid) }
         // A thread blocks in waitpid; the deadline is a wait on its answer.
         let exit = ExitStatus()
-        Thread.detachNewThread { exit.set(Spawn.waitForExit(pid)) }
+        Thread.detachNewThread { exit.set(Spawn.waitForExit(pid).status) }
         var timedOut = false
         if !exit.wait(seconds: timeout) {
             timedOut = true
@@ -119,16 +119,26 @@ private final class ExitStatus: @unchecked Sendable {
 }
 
 /// `posix_spawn` with the child in a process group of its own, standard input from `/dev/null`
-/// and its output in files.
-private enum Spawn {
+/// and its output where the caller says.
+enum Spawn {
     enum Outcome {
         case success(pid_t)
         case failure(Int32)
     }
 
+    /// Where the child's standard output or error goes.
+    enum Stream {
+        /// A file, created or emptied.
+        case path(String)
+        /// A descriptor of the parent's, such as a pipe's write end.
+        case descriptor(Int32)
+        case discarded
+    }
+
+    /// Starts `executable`; `errors` nil sends standard error where standard output goes.
     static func start(
         _ executable: String, _ arguments: [String], in directory: URL?, environment: [String: String],
-        output: String, errors: String?
+        output: Stream, errors: Stream?
     ) -> Outcome {
         #if canImport(Darwin)
             var attributes: posix_spawnattr_t? = nil
@@ -139,24 +149,47 @@ private enum Spawn {
         #endif
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP))
         posix_spawnattr_setpgroup(&attributes, 0)
+        // The child starts with the signals a program expects: none blocked, and the ones this
+        // process may ignore (Ctrl-C and SIGTERM while ``ChildProcesses`` watches them, SIGPIPE
+        // where a runtime ignores it) back to their defaults, since an ignored signal stays
+        // ignored across exec.
+        var noSignals = sigset_t()
+        sigemptyset(&noSignals)
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for number in [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE] { sigaddset(&defaults, number) }
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        var flags = POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        func send(_ stream: Stream, to descriptor: Int32) {
+            switch stream {
+            case .path(let path):
+                posix_spawn_file_actions_addopen(
+                    &actions, descriptor, path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+            case .descriptor(let source):
+                posix_spawn_file_actions_adddup2(&actions, source, descriptor)
+            case .discarded:
+                posix_spawn_file_actions_addopen(&actions, descriptor, "/dev/null", O_WRONLY, 0)
+            }
+        }
+        send(output, to: 1)
         if let errors {
-            posix_spawn_file_actions_addopen(&actions, 2, errors, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+            send(errors, to: 2)
         } else {
             posix_spawn_file_actions_adddup2(&actions, 1, 2)
         }
         // The child inherits nothing else: a descriptor of another child's pipe, inherited, would
         // keep that pipe open (and its reader waiting) for as long as this child runs.
         #if canImport(Darwin)
-            posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_CLOEXEC_DEFAULT))
+            flags |= POSIX_SPAWN_CLOEXEC_DEFAULT
         #else
             _ = wb_spawn_addclosefrom(&actions, 3)
         #endif
+        posix_spawnattr_setflags(&attributes, Int16(flags))
         // The folder, where the C library can change it; elsewhere a shell changes it and then
         // becomes the program (`exec`).
         var path = executable
@@ -174,15 +207,24 @@ private enum Spawn {
         return code == 0 ? .success(pid) : .failure(code)
     }
 
-    /// Blocks until `pid` exits; its exit code, or 128 + the signal that ended it.
-    static func waitForExit(_ pid: pid_t) -> Int32 {
+    /// Blocks until `pid` has ended, without reaping it: the pid keeps naming the child until
+    /// ``waitForExit(_:)`` reaps it.
+    static func waitUntilEnded(_ pid: pid_t) {
+        var info = siginfo_t()
+        while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) < 0 {
+            guard errno == EINTR else { return }
+        }
+    }
+
+    /// Blocks until `pid` exits, reaps it, and says how it ended.
+    static func waitForExit(_ pid: pid_t) -> ChildProcess.Termination {
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 {
-            guard errno == EINTR else { return 127 }
+            guard errno == EINTR else { return .exited(127) }
         }
         // WIFEXITED / WEXITSTATUS are macros Swift cannot import.
         let signal = status & 0x7f
-        return signal == 0 ? (status >> 8) & 0xff : 128 + signal
+        return signal == 0 ? .exited((status >> 8) & 0xff) : .signalled(signal)
     }
 
     private static func withCStrings<Value>(

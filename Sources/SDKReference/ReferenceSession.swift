@@ -7,10 +7,9 @@ import SystemErrors
 /// `workbook serve --reference`: runs `workbook reference` once, in a child process, while the
 /// server answers, and reports to the ``LiveReference`` that serves `/reference/`.
 ///
-/// A child process rather than a thread, for two reasons: the build's own tools (`swift build`,
-/// `docc`) are processes anyway, and the project's runner (``Subprocess``) stops the whole
-/// program on Ctrl-C, which suits a command but would cut short the server's graceful stop.
-/// Here the server's stop ends the child and everything it started (``ChildProcesses/kill(_:)``).
+/// A child process rather than a thread, because the build's own tools (`swift build`, `docc`)
+/// are processes anyway. It is a ``ChildProcess``, which leaves Ctrl-C to its owner: the server's
+/// graceful stop ends the child and everything it started.
 ///
 /// ```swift
 /// let session = ReferenceSession.start(settings, live: live.reference, address: address, console: console)
@@ -34,11 +33,12 @@ package final class ReferenceSession: @unchecked Sendable {
         }
     }
 
-    private let process: Process
-    private let finished = DispatchSemaphore(value: 0)
+    private let child: ChildProcess
+    /// Set once the server has asked the build to stop: nobody is left to read about its end.
+    private let stopping = Stopping()
 
-    private init(process: Process) {
-        self.process = process
+    private init(child: ChildProcess) {
+        self.child = child
     }
 
     /// Starts the build; nil (after reporting the failure) when the child cannot start.
@@ -48,41 +48,30 @@ package final class ReferenceSession: @unchecked Sendable {
         live.buildStarted()
         let log = settings.logFile
         let shownLog = ReferenceBuilder.displayPath(log, root: settings.bookRoot)
-        let handle: FileHandle
         do {
             try FileManager.default.createDirectory(
                 at: log.deletingLastPathComponent(), withIntermediateDirectories: true)
-            _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-            handle = try FileHandle(forWritingTo: log)
         } catch {
             live.buildFailed(reason: "\(log.path): cannot write the file (\(SystemError.describe(error)))")
             console.error("reference: \(log.path): cannot write the file (\(SystemError.describe(error)))")
             return nil
         }
-        let process = Process()
-        process.executableURL = settings.executable
-        process.arguments = [
-            "reference", "--book", settings.bookRoot.path, "--out", settings.outputFolder.path,
-        ]
-        process.currentDirectoryURL = settings.bookRoot
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = handle
-        process.standardError = handle
-        let session = ReferenceSession(process: process)
-        process.terminationHandler = { process in
-            try? handle.close()
-            session.report(
-                status: process.terminationStatus, reason: process.terminationReason, settings: settings,
-                live: live, address: address, console: console)
-            session.finished.signal()
-        }
+        let child: ChildProcess
         do {
-            try process.run()
+            child = try ChildProcess(
+                settings.executable?.path ?? "",
+                ["reference", "--book", settings.bookRoot.path, "--out", settings.outputFolder.path],
+                in: settings.bookRoot, output: .file(log))
         } catch {
-            try? handle.close()
-            live.buildFailed(reason: "cannot run workbook reference (\(SystemError.describe(error)))")
-            console.error("reference: cannot run workbook reference (\(SystemError.describe(error)))")
+            let reason = "cannot run workbook reference (\(String(cString: strerror(error.code))))"
+            live.buildFailed(reason: reason)
+            console.error("reference: \(reason)")
             return nil
+        }
+        let session = ReferenceSession(child: child)
+        child.onExit { termination in
+            guard !session.stopping.isSet else { return }
+            session.report(termination, settings: settings, live: live, address: address, console: console)
         }
         console.print(ReferenceMessage.serveStarted(address: address, log: shownLog))
         return session
@@ -90,23 +79,21 @@ package final class ReferenceSession: @unchecked Sendable {
 
     /// Ends the build if it still runs (the server is stopping).
     package func stop() {
-        guard process.isRunning else { return }
-        ChildProcesses.kill(process.processIdentifier)
-        _ = finished.wait(timeout: .now() + 5)
+        stopping.set()
+        child.kill()
+        child.wait(timeout: 5)
     }
 
     private func report(
-        status: Int32, reason: Process.TerminationReason, settings: Settings, live: LiveReference,
-        address: String, console: Console
+        _ termination: ChildProcess.Termination, settings: Settings, live: LiveReference, address: String,
+        console: Console
     ) {
         let output =
             FileManager.default.contents(atPath: settings.logFile.path).map {
                 String(decoding: $0, as: UTF8.self)
             } ?? ""
         let shownLog = ReferenceBuilder.displayPath(settings.logFile, root: settings.bookRoot)
-        guard reason == .exit, status == 0 else {
-            // Killed by stop(): nobody is left to read about it.
-            guard reason == .exit else { return }
+        guard termination == .exited(0) else {
             // The command's one error message, which carries the failing tool's last lines.
             let shown =
                 output.hasPrefix("error: ")
@@ -116,7 +103,7 @@ package final class ReferenceSession: @unchecked Sendable {
                 }
                     ?? ReferenceMessage.lastLines(output, count: 20)
             live.buildFailed(reason: shown.trimmingCharacters(in: .whitespacesAndNewlines))
-            console.error(ReferenceMessage.serveFailed(status: status, log: shownLog))
+            console.error(ReferenceMessage.serveFailed(status: termination.status, log: shownLog))
             return
         }
         live.buildSucceeded(folder: settings.outputFolder)
@@ -125,4 +112,14 @@ package final class ReferenceSession: @unchecked Sendable {
             console.error("  " + line.dropFirst("reference: ".count))
         }
     }
+}
+
+/// A flag set once, read from the thread that sees the child end.
+private final class Stopping: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = false
+
+    var isSet: Bool { lock.withLock { value } }
+
+    func set() { lock.withLock { value = true } }
 }

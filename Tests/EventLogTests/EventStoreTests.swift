@@ -1,4 +1,5 @@
 import Foundation
+import ProcessRunner
 import TestSupport
 import Testing
 
@@ -160,22 +161,17 @@ struct EventStoreCrashTests {
         let path = temporaryDatabase()
         defer { removeDatabase(path) }
 
-        let (acknowledged, reason) = try await offPool {
-            () throws -> ([Int64], Process.TerminationReason) in
-            let process = Process()
-            process.executableURL = probe
-            process.arguments = ["append", path, durability.rawValue, "8", "100000"]
-            let output = Pipe()
-            process.standardOutput = output
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            let pid = process.processIdentifier
-            let watchdog = DispatchWorkItem { kill(pid, SIGKILL) }
+        let (acknowledged, ending) = try await offPool {
+            () throws -> ([Int64], ChildProcess.Termination?) in
+            let child = try ChildProcess(
+                probe.path, ["append", path, durability.rawValue, "8", "100000"], output: .pipe,
+                errors: .discarded)
+            let watchdog = DispatchWorkItem { child.kill() }
             DispatchQueue.global().asyncAfter(deadline: .now() + 20, execute: watchdog)
 
             var buffer = Data()
             var acknowledged: [Int64] = []
-            let reader = output.fileHandleForReading
+            let reader = child.output ?? FileHandle.nullDevice
             func takeCompleteLines() {
                 while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
                     let line = String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self)
@@ -191,16 +187,16 @@ struct EventStoreCrashTests {
                 buffer.append(chunk)
                 takeCompleteLines()
             }
-            kill(pid, SIGKILL)
-            process.waitUntilExit()
+            child.send(SIGKILL)
+            let ending = child.wait(timeout: 30)
             watchdog.cancel()
             // Lines written before the kill are acknowledgements too.
             buffer.append(reader.readDataToEndOfFile())
             takeCompleteLines()
-            return (acknowledged, process.terminationReason)
+            return (acknowledged, ending)
         }
 
-        #expect(reason == .uncaughtSignal)
+        #expect(ending == .signalled(SIGKILL))
         #expect(acknowledged.count >= 300)
         let reopened = try SQLiteEventStore(path: path, durability: durability)
         let stored = Set(try await reopened.recent(limit: 1_000_000).map(\.id))

@@ -3,6 +3,7 @@ import Foundation
 import HTTPCore
 import MockServer
 import MockServerTesting
+import ProcessRunner
 import TestSupport
 import Testing
 
@@ -12,9 +13,7 @@ import Testing
 
 /// `workbook serve` as a child process, run the way a user runs it.
 final class ServeProcess: @unchecked Sendable {
-    let process = Process()
-    /// Signalled once, when the process exits.
-    private let exited = DispatchSemaphore(value: 0)
+    let process: ChildProcess
     private(set) var port = 0
     private(set) var stdoutLines: [String] = []
 
@@ -34,19 +33,13 @@ final class ServeProcess: @unchecked Sendable {
     /// Most tests are about the API, so the site is left out (`--no-site`) unless `site` asks for
     /// it: no background build competes with them, and nothing lands in the repository's `.build`.
     init(_ arguments: [String], environment: [String: String] = [:], site: Bool = false) throws {
-        process.executableURL = Self.productsDirectory.appendingPathComponent("workbook")
-        process.arguments = ["serve"] + (site ? [] : ["--no-site"]) + arguments
-        process.currentDirectoryURL = repositoryRoot
-        var env = ProcessInfo.processInfo.environment
-        for (key, value) in environment { env[key] = value }
-        process.environment = env
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardInput = FileHandle.nullDevice
-        // One log line per request: a pipe nobody reads would fill up and stall the server.
-        process.standardError = FileHandle.nullDevice
-        process.terminationHandler = { [exited] _ in exited.signal() }
-        try process.run()
+        // One log line per request goes to standard error: a pipe nobody reads would fill up and
+        // stall the server.
+        process = try ChildProcess(
+            Self.productsDirectory.appendingPathComponent("workbook").path,
+            ["serve"] + (site ? [] : ["--no-site"]) + arguments, in: repositoryRoot,
+            environment: environment, output: .pipe, errors: .discarded)
+        let output = process.output ?? FileHandle.nullDevice
         // The greeting ends with the `events:` line (then `site:` when the site is served).
         let last = site ? "site: " : "events: "
         let greeted = DispatchSemaphore(value: 0)
@@ -55,7 +48,7 @@ final class ServeProcess: @unchecked Sendable {
             var buffer = Data()
             var signalled = false
             while true {
-                let chunk = output.fileHandleForReading.availableData
+                let chunk = output.availableData
                 if chunk.isEmpty { break }
                 buffer.append(chunk)
                 while let newline = buffer.firstIndex(of: 0x0A) {
@@ -74,7 +67,7 @@ final class ServeProcess: @unchecked Sendable {
             let line = collector.lines.first(where: { $0.hasPrefix("listening on ") }),
             let port = URLComponents(string: String(line.dropFirst("listening on ".count)))?.port
         else {
-            process.terminate()
+            process.kill()
             throw ServeProcessError.didNotStart(collector.lines)
         }
         self.port = port
@@ -82,18 +75,17 @@ final class ServeProcess: @unchecked Sendable {
     }
 
     deinit {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.kill()
     }
 
     func send(_ signal: Int32) {
-        kill(process.processIdentifier, signal)
+        process.send(signal)
     }
 
-    /// Waits for the process to exit (at most `seconds`); its exit status, or nil.
+    /// Waits for the process to exit (at most `seconds`); its exit status (128 + the signal when
+    /// a signal ended it), or nil.
     func waitForExit(seconds: Double = 20) -> Int32? {
-        guard exited.wait(timeout: .now() + seconds) == .success else { return nil }
-        exited.signal()  // a second wait returns at once too
-        return process.terminationStatus
+        process.wait(timeout: seconds)?.status
     }
 
     /// Starts the server from an async test: the waiting for its first lines happens on a
@@ -232,7 +224,7 @@ struct ServeProcessTests {
         await acknowledged.waitFor(count: 10_000)
         server.send(SIGKILL)
         await calls
-        #expect(await server.exitStatus() == SIGKILL)
+        #expect(await server.exitStatus() == 128 + SIGKILL)
         let answered = await acknowledged.clickIds
         #expect(answered.count >= 10_000)
         #expect(answered.count < 8 * 1_500, "the kill came after the burst had ended")
