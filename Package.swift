@@ -242,7 +242,7 @@ let package = Package(
         .testTarget(name: "Li2SDKTests", dependencies: ["Li2SDK"]),
         // Tangled from chapters 11 and 12: the SDK against the real `workbook serve` on 127.0.0.1
         // (the dependency on `workbook` builds the binary the journeys start).
-        .testTarget(name: "Li2JourneyTests", dependencies: ["Li2SDK", "workbook"]),
+        .testTarget(name: "Li2JourneyTests", dependencies: ["Li2SDK", "ProcessRunner", "workbook"]),
         // Hand-written: the SDK's public API against Li2SDK 0.2.0's, through the listing that
         // swift-api-digester dumps and the README's call sites. Depends on the SDK so that its
         // module is built first; BookChecks names the SDK module (SnippetCheckers.sdkModule).

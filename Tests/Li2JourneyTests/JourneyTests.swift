@@ -2,12 +2,12 @@
 // change the chapter and re-tangle.
 // Source: chapters/25-inside-the-testing-tools.md
 // Source: chapters/12-testing-deep-links.md
-// Body hash: fnv1a64-d7ef49c4dd21e74d
+// Body hash: fnv1a64-80dc0820791818ff
 import Foundation
 import Li2SDK
 import Testing
 
-#sourceLocation(file:"chapters/25-inside-the-testing-tools.md",line:702)
+#sourceLocation(file:"chapters/25-inside-the-testing-tools.md",line:696)
 @MainActor
 @Suite(.serialized, .timeLimit(.minutes(1)))
 struct JourneyTests {
@@ -39,7 +39,7 @@ struct JourneyTests {
         }
     }
 }
-#sourceLocation(file:"chapters/25-inside-the-testing-tools.md",line:742)
+#sourceLocation(file:"chapters/25-inside-the-testing-tools.md",line:736)
 extension JourneyTests {
     @Test func aFirstLaunchOnAnIPhoneFindsTheLinkTheInterstitialCopied() async throws {
         try await withMockServer { server in
@@ -76,7 +76,7 @@ extension JourneyTests {
         }
     }
 }
-#sourceLocation(file:"chapters/25-inside-the-testing-tools.md",line:787)
+#sourceLocation(file:"chapters/25-inside-the-testing-tools.md",line:781)
 extension JourneyTests {
     struct ConsentCase: Sendable, CustomTestStringConvertible {
         enum Answer: Sendable {
@@ -163,7 +163,7 @@ extension JourneyTests {
         }
     }
 }
-#sourceLocation(file:"chapters/25-inside-the-testing-tools.md",line:868)
+#sourceLocation(file:"chapters/25-inside-the-testing-tools.md",line:862)
 extension JourneyTests {
     @Test func aDeferredRecordPastItsTimeToLiveMissesAsExpired() async throws {
         try await withMockServer { server in
@@ -178,7 +178,7 @@ extension JourneyTests {
         }
     }
 }
-#sourceLocation(file:"chapters/25-inside-the-testing-tools.md",line:891)
+#sourceLocation(file:"chapters/25-inside-the-testing-tools.md",line:885)
 extension JourneyTests {
     @Test func aLeadAndASaleAfterTheMatchAreAttributedToItsClick() async throws {
         try await withMockServer { server in
