@@ -171,6 +171,9 @@ let package = Package(
 
         .testTarget(name: "LiterateTests", dependencies: ["Literate"], exclude: ["Fixtures"]),
         .testTarget(name: "ProcessRunnerTests", dependencies: ["ProcessRunner", "TestSupport"]),
+        .testTarget(
+            name: "LiterateCLITests",
+            dependencies: ["LiterateCLI", "CommandLineKit", "Literate", "TestSupport"]),
         .testTarget(name: "CommandLineKitTests", dependencies: ["CommandLineKit"]),
         .testTarget(name: "StrictJSONTests", dependencies: ["StrictJSON"]),
         .testTarget(name: "SystemErrorsTests", dependencies: ["SystemErrors"]),
