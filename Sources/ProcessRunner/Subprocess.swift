@@ -284,12 +284,13 @@ package final class ChildProcesses: @unchecked Sendable {
 
     /// Kills a child and everything it started. `swift test` starts the test runner in a process
     /// group of its own, so the group alone is not enough: the descendants are found first (once
-    /// the parent is gone they are re-parented), then killed with the group and the child.
+    /// the parent is gone they are re-parented), then killed after the child and its group. The
+    /// child goes first, so that it ends by the signal rather than by noticing its children end.
     package static func kill(_ pid: Int32) {
         let tree = descendants(of: pid)
-        for child in tree.reversed() { _ = Foundation.kill(child, SIGKILL) }
-        _ = Foundation.kill(-pid, SIGKILL)
         _ = Foundation.kill(pid, SIGKILL)
+        _ = Foundation.kill(-pid, SIGKILL)
+        for child in tree { _ = Foundation.kill(child, SIGKILL) }
     }
 
     /// The processes below `pid`, parents before children, read from `/proc` (empty elsewhere).
