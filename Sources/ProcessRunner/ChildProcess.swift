@@ -9,10 +9,11 @@ import Foundation
 #endif
 
 /// A child that runs until it exits or is stopped: `workbook serve` under test, the reference
-/// built in the background while the site is served. ``Subprocess/run(_:_:in:environment:timeout:separateErrors:outputLimit:stopsOnInterrupt:stopsLeftovers:)``
-/// is for a child run to completion; this is its long-lived sibling, spawned the same way (a
-/// process group of its own, standard input from `/dev/null`, no descriptor inherited but the
-/// standard three) and waited for with `waitpid` on a thread of its own.
+/// built in the background while the site is served, and under
+/// ``Subprocess/run(_:_:in:environment:timeout:separateErrors:outputLimit:stopsOnInterrupt:stopsLeftovers:)``
+/// every child run to completion. It has a process group of its own, standard input from
+/// `/dev/null` and no descriptor inherited but the standard three, and it is waited for with
+/// `waitpid` on a thread of its own.
 ///
 /// It never stops itself on Ctrl-C: its owner decides (a server stops its build gracefully).
 ///
@@ -141,8 +142,10 @@ package final class ChildProcess: @unchecked Sendable {
 
     /// Kills the child and everything it started; nothing once it has ended.
     package func kill() {
-        guard isRunning else { return }
-        ChildProcesses.kill(pid)
+        lock.withLock {
+            // As in send(_:): under the lock, the pid still names the child.
+            if ending == nil { ChildProcesses.kill(pid) }
+        }
     }
 
     /// Reaps the child under the lock, so that ``send(_:)`` never signals a reused pid.

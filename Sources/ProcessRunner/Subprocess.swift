@@ -63,58 +63,31 @@ package enum Subprocess {
         }
         let files = OutputFiles(separate: separateErrors)
         defer { files.remove() }
-        let spawned = Spawn.start(
-            executable, arguments, in: directory,
-            environment: ProcessInfo.processInfo.environment.merging(environment) { $1 },
-            output: .path(files.output.path), errors: files.errors.map { .path($0.path) })
-        guard case .success(let pid) = spawned else {
-            if case .failure(let code) = spawned {
-                return Result(
-                    status: 127, output: "cannot run \(executable): \(String(cString: strerror(code)))",
-                    timedOut: false, seconds: seconds())
-            }
+        let child: ChildProcess
+        do {
+            child = try ChildProcess(
+                executable, arguments, in: directory, environment: environment,
+                output: .file(files.output), errors: files.errors.map { .file($0) })
+        } catch {
             return Result(
-                status: 127, output: "cannot run \(executable)", timedOut: false, seconds: seconds())
+                status: 127, output: "cannot run \(executable): \(String(cString: strerror(error.code)))",
+                timedOut: false, seconds: seconds())
         }
-        if stopsOnInterrupt { ChildProcesses.shared.add(pid) }
-        // A thread blocks in waitpid; the deadline is a wait on its answer.
-        let exit = ExitStatus()
-        Thread.detachNewThread { exit.set(Spawn.waitForExit(pid).status) }
-        var timedOut = false
-        if !exit.wait(seconds: timeout) {
-            timedOut = true
-            ChildProcesses.kill(pid)
-            _ = exit.wait(seconds: 30)
+        if stopsOnInterrupt { ChildProcesses.shared.add(child.pid) }
+        var ending = child.wait(timeout: timeout)
+        let timedOut = ending == nil
+        if timedOut {
+            child.kill()
+            ending = child.wait(timeout: 30)
         } else if stopsLeftovers {
-            _ = Foundation.kill(-pid, SIGKILL)
+            _ = Foundation.kill(-child.pid, SIGKILL)
         }
-        if stopsOnInterrupt { ChildProcesses.shared.remove(pid) }
+        if stopsOnInterrupt { ChildProcesses.shared.remove(child.pid) }
         return Result(
-            status: timedOut ? -1 : exit.status,
+            status: timedOut ? -1 : ending?.status ?? -1,
             output: files.read(files.output, limit: outputLimit),
             errors: files.errors.map { files.read($0, limit: outputLimit) } ?? "", timedOut: timedOut,
             seconds: seconds())
-    }
-}
-
-/// A child's exit status, handed from the thread that waits for it.
-private final class ExitStatus: @unchecked Sendable {
-    private let done = DispatchSemaphore(value: 0)
-    private let lock = NSLock()
-    private var value: Int32 = -1
-
-    var status: Int32 { lock.withLock { value } }
-
-    func set(_ status: Int32) {
-        lock.withLock { value = status }
-        done.signal()
-    }
-
-    /// True when the child exited within `seconds`.
-    func wait(seconds: TimeInterval) -> Bool {
-        guard done.wait(timeout: .now() + seconds) == .success else { return false }
-        done.signal()
-        return true
     }
 }
 
