@@ -51,9 +51,9 @@ package struct ExerciseWatch {
                 console.print("watch: \(exercise.numberText) is done; moving on to \(next.id)")
                 exercise = next
                 try session.ensureWork(exercise)
+                if checksLeft == 0 { break }
                 saves.stop()
                 saves = SaveSignal.watching(exercise, interval: interval)
-                if checksLeft == 0 { break }
                 continue
             }
             if checksLeft == 0 { break }
@@ -69,17 +69,18 @@ package struct ExerciseWatch {
 
 /// A save in an exercise's `Work/` folder, handed from the watcher's thread to the watch loop.
 private final class SaveSignal: @unchecked Sendable {
-    private let lock = NSLock()
     private let semaphore = DispatchSemaphore(value: 0)
-    private var pending = false
     private var watcher: FolderWatcher?
 
     static func watching(_ exercise: Exercise, interval: TimeInterval) -> SaveSignal {
         let signal = SaveSignal()
         let watcher = FolderWatcher(
             root: exercise.work.deletingLastPathComponent(), folders: [exercise.work.lastPathComponent],
-            skipping: [".build"], interval: interval, quietPeriod: 0.1
-        ) { _ in signal.saved() }
+            interval: interval, quietPeriod: 0.1
+        ) { changed in
+            // A Swift file, as the check reads them: an editor's backup or lock file is no save.
+            if changed.contains(where: { $0.hasSuffix(".swift") }) { signal.saved() }
+        }
         signal.watcher = watcher
         let started = DispatchSemaphore(value: 0)
         watcher.start { started.signal() }
@@ -88,22 +89,17 @@ private final class SaveSignal: @unchecked Sendable {
     }
 
     private func saved() {
-        lock.withLock { pending = true }
         semaphore.signal()
     }
 
     /// Forgets the saves seen so far: the check about to run reads them.
     func clear() {
-        lock.withLock { pending = false }
         while semaphore.wait(timeout: .now()) == .success {}
     }
 
     /// Waits for a save (true), or until `deadline` (false).
     func wait(until deadline: DispatchTime) -> Bool {
-        while !lock.withLock({ pending }) {
-            guard semaphore.wait(timeout: deadline) == .success else { return false }
-        }
-        return true
+        semaphore.wait(timeout: deadline) == .success
     }
 
     func stop() {

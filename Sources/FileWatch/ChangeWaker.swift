@@ -14,12 +14,16 @@ final class ChangeWaker: @unchecked Sendable {
     let skipped: Set<String>
     private let lock = NSLock()
     private var stopped = false
+    /// Set by ``close()``: the descriptors are gone, and their numbers may name other files.
+    private var closed = false
     private let stopSignal = DispatchSemaphore(value: 0)
     #if os(Linux)
         private let inotify: Int32
         /// Written once by ``stop()``, so that a `poll` in progress returns at once.
         private var stopPipe: [Int32] = [-1, -1]
-        private var watched: Set<String> = []
+        /// The watch descriptors held. A folder replaced by a new one at the same path (a reset
+        /// exercise, a checkout) gets a descriptor of its own, so the path alone cannot say.
+        private var watches: Set<Int32> = []
     #endif
 
     init(root: URL, folders: [String], skipping skipped: Set<String>) {
@@ -42,20 +46,19 @@ final class ChangeWaker: @unchecked Sendable {
     }
 
     /// Adds a watch on every folder under the watched ones (skipping the same folders a snapshot
-    /// skips). Cheap to repeat: a folder already watched keeps its watch.
+    /// skips). Cheap to repeat: inotify gives a folder already watched the watch it has.
     func watchFolders() {
         #if os(Linux)
             guard isEventDriven else { return }
             let mask = UInt32(
                 IN_CLOSE_WRITE | IN_MODIFY | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE)
             var queue = folders
-            while let folder = queue.popLast(), watched.count < 4096 {
+            while let folder = queue.popLast(), watches.count < 4096 {
                 let path = root.appendingPathComponent(folder).path
                 var info = stat()
                 guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else { continue }
-                if !watched.contains(path), inotify_add_watch(inotify, path, mask) >= 0 {
-                    watched.insert(path)
-                }
+                let watch = inotify_add_watch(inotify, path, mask)
+                if watch >= 0 { watches.insert(watch) }
                 let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
                 for name in names where !name.hasPrefix(".") && !skipped.contains(name) {
                     queue.append(folder + "/" + name)
@@ -85,21 +88,28 @@ final class ChangeWaker: @unchecked Sendable {
         return stopSignal.wait(timeout: .now() + seconds) == .success ? .stop : .timeout
     }
 
+    /// Under the lock that ``close()`` takes, so that the byte never goes to a descriptor the
+    /// watcher's thread has closed meanwhile (its number may name a client's socket by then).
     func stop() {
-        lock.withLock { stopped = true }
+        lock.withLock {
+            stopped = true
+            #if os(Linux)
+                if !closed, stopPipe[1] >= 0 {
+                    var byte: UInt8 = 1
+                    _ = write(stopPipe[1], &byte, 1)
+                }
+            #endif
+        }
         stopSignal.signal()
-        #if os(Linux)
-            if stopPipe[1] >= 0 {
-                var byte: UInt8 = 1
-                _ = write(stopPipe[1], &byte, 1)
-            }
-        #endif
     }
 
     /// Releases the inotify descriptor and the pipe (after the watcher's thread is done).
     func close() {
-        #if os(Linux)
-            for descriptor in [inotify] + stopPipe where descriptor >= 0 { Glibc.close(descriptor) }
-        #endif
+        lock.withLock {
+            closed = true
+            #if os(Linux)
+                for descriptor in [inotify] + stopPipe where descriptor >= 0 { Glibc.close(descriptor) }
+            #endif
+        }
     }
 }

@@ -39,6 +39,9 @@ package final class FolderWatcher: @unchecked Sendable {
         self.onChange = onChange
     }
 
+    /// True when inotify wakes the watcher; false when it polls.
+    package var isEventDriven: Bool { waker.isEventDriven }
+
     /// Starts the watcher's thread: it takes the first snapshot (changes from then on count),
     /// runs `first` (the initial build, so that it never overlaps a rebuild), then watches.
     package func start(first: @escaping @Sendable () -> Void = {}) {
@@ -51,12 +54,15 @@ package final class FolderWatcher: @unchecked Sendable {
             let origin = clock.now
             while true {
                 let wait = debouncer.isWaiting ? quietPeriod : interval
-                if waker.wait(seconds: wait) == .stop { break }
+                let woken = waker.wait(seconds: wait)
+                if woken == .stop { break }
+                // A folder made (a new exercise) or made again needs a watch of its own before
+                // the look: what is saved in it from then on wakes the watcher, and what was saved
+                // before is in the snapshot.
+                if woken == .change { waker.watchFolders() }
                 let elapsed = (clock.now - origin).components
                 let now = Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18
                 if let changed = debouncer.observe(snapshot(), at: now) {
-                    // New folders (a new exercise) need watches of their own.
-                    waker.watchFolders()
                     // The rebuild runs here, on the watcher's thread: changes made meanwhile are
                     // seen by the next look and give one more rebuild, never a pile of them.
                     onChange(changed)

@@ -22,7 +22,8 @@ package final class LiveSiteSession: @unchecked Sendable {
     package static let watchedFolders = ["chapters", "exercises", "site"]
     /// Folders never looked into: an exercise's `Work/` copy and build products change often and
     /// are not part of the site.
-    package static let skippedFolders: Set<String> = [".build", "Work", ".git", "node_modules"]
+    /// Beside the hidden folders (`.build`, `.git`), which a watch always skips.
+    package static let skippedFolders: Set<String> = ["Work", "node_modules"]
 
     let builder: LiveSiteBuilder
     let watcher: FolderWatcher

@@ -99,4 +99,30 @@ struct FolderWatcherTests {
         try book.write("exercises/01-say-hello/Work/x.swift", "let x = 2\n")
         #expect(await seen.take() == ["chapters/02-farewell.md"])
     }
+
+    #if os(Linux)
+        /// With inotify the polling period is only a safety net, here an hour long: a save in a folder
+        /// that was deleted and made again at the same path must still wake the watcher at once.
+        @Test func aFolderMadeAgainIsWatchedAgain() async throws {
+            let book = try TemporaryFolder()
+            try book.write("chapters/part/01-a.md", "# A\n")
+            let seen = Mailbox<[String]>()
+            let watcher = FolderWatcher(
+                root: book.url, folders: ["chapters"], interval: 3600, quietPeriod: 0.01
+            ) { seen.put($0) }
+            let started = Mailbox<Bool>()
+            watcher.start { started.put(true) }
+            defer { watcher.stop() }
+            #expect(watcher.isEventDriven)
+            #expect(await started.take() == true)
+            try FileManager.default.removeItem(at: book.url.appendingPathComponent("chapters/part"))
+            #expect(await seen.take() == ["chapters/part/01-a.md"])
+            try FileManager.default.createDirectory(
+                at: book.url.appendingPathComponent("chapters/part"), withIntermediateDirectories: true)
+            try book.write("chapters/part/02-b.md", "# B\n")
+            #expect(await seen.take() == ["chapters/part/02-b.md"])
+            try book.write("chapters/part/02-b.md", "# B, edited\n")
+            #expect(await seen.take() == ["chapters/part/02-b.md"])
+        }
+    #endif
 }
