@@ -122,7 +122,8 @@ package final class ChildProcess: @unchecked Sendable {
         return termination
     }
 
-    /// Calls `handler` once the child has ended (at once if it has), on the thread that saw it end.
+    /// Calls `handler` once the child has ended (at once if it has), on the thread that saw it end,
+    /// before ``wait(timeout:)`` returns.
     package func onExit(_ handler: @escaping @Sendable (Termination) -> Void) {
         let ended: Termination? = lock.withLock {
             if ending == nil { exitHandlers.append(handler) }
@@ -156,8 +157,10 @@ package final class ChildProcess: @unchecked Sendable {
             defer { exitHandlers = [] }
             return (termination, exitHandlers)
         }
-        exited.signal()
+        // The handlers run before any wait returns: once ``wait(timeout:)`` has said how the
+        // child ended, they are done (so a handler must not wait for the child itself).
         for handler in handlers { handler(termination) }
+        exited.signal()
     }
 
     /// A pipe whose two ends are closed on `exec`, so that no other child inherits them; the

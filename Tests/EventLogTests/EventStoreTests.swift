@@ -144,15 +144,8 @@ struct EventStoreTests {
 @Suite("Event store durability")
 struct EventStoreCrashTests {
     static var probeURL: URL? {
-        var folders: [URL] = []
-        if let executable = Bundle.main.executableURL {
-            folders.append(executable.deletingLastPathComponent())
-        }
-        folders.append(URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent())
-        // On Apple platforms tests run inside an .xctest bundle beside the products.
-        folders.append(Bundle.main.bundleURL.deletingLastPathComponent())
-        return folders.map { $0.appendingPathComponent("EventLogProbe") }
-            .first { FileManager.default.isExecutableFile(atPath: $0.path) }
+        let probe = CommandRunner.productsDirectory.appendingPathComponent("EventLogProbe")
+        return FileManager.default.isExecutableFile(atPath: probe.path) ? probe : nil
     }
 
     @Test(arguments: SQLiteEventStore.Durability.allCases)

@@ -74,9 +74,7 @@ struct FolderWatcherTests {
         try book.write("exercises/01-say-hello/Work/Sources/x.swift", "let x = 1\n")
         try book.write("Sources/Other/y.swift", "let y = 1\n")
         let before = FolderSnapshot.take(root: book.url, folders: Self.folders, skipping: Self.skipped)
-        #expect(before.files.keys.contains("chapters/01-greeting.md"))
-        #expect(before.files.keys.contains("site/home.md"))
-        #expect(!before.files.keys.contains { $0.contains("/Work/") || $0.hasPrefix("Sources/") })
+        #expect(before.files.keys.sorted() == ["chapters/01-greeting.md", "site/home.md"])
         try book.write("chapters/01-greeting.md", "# Greeting, edited\n")
         try book.write("exercises/01-say-hello/Work/Sources/x.swift", "let x = 2\n")
         #expect(

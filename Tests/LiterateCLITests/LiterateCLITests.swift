@@ -92,7 +92,7 @@ struct LiterateCLITests {
                 }
             ], ["fail"])
         #expect(run.code == .failure)
-        #expect(run.err == placed.description + "\n")
+        #expect(run.err == "chapters/01-a.md:3:1: error: no Markdown chapters (*.md) in 'chapters'\n")
 
         let unplaced = Diagnostic.error(.noChaptersFolder(path: "/book/chapters"), at: nil)
         let run2 = Run(

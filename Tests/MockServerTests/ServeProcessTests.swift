@@ -17,18 +17,6 @@ final class ServeProcess: @unchecked Sendable {
     private(set) var port = 0
     private(set) var stdoutLines: [String] = []
 
-    /// The folder holding the built executables, next to the test bundle.
-    static var productsDirectory: URL {
-        #if os(macOS)
-            for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
-                return bundle.bundleURL.deletingLastPathComponent()
-            }
-            fatalError("no .xctest bundle found")
-        #else
-            return Bundle.main.bundleURL
-        #endif
-    }
-
     /// Starts `workbook serve ARGUMENTS` and waits (at most 20 s) for its `listening on` line.
     /// Most tests are about the API, so the site is left out (`--no-site`) unless `site` asks for
     /// it: no background build competes with them, and nothing lands in the repository's `.build`.
@@ -36,7 +24,7 @@ final class ServeProcess: @unchecked Sendable {
         // One log line per request goes to standard error: a pipe nobody reads would fill up and
         // stall the server.
         process = try ChildProcess(
-            Self.productsDirectory.appendingPathComponent("workbook").path,
+            CommandRunner.productsDirectory.appendingPathComponent("workbook").path,
             ["serve"] + (site ? [] : ["--no-site"]) + arguments, in: repositoryRoot,
             environment: environment, output: .pipe, errors: .discarded)
         let output = process.output ?? FileHandle.nullDevice
@@ -305,13 +293,18 @@ struct ServeProcessTests {
         }
     }
 
+    /// The error's line (a usage error goes on with the usage, the same for every one).
     @Test(arguments: [
-        (["--tls-cert", "cert.pem"], Int32(64)),
-        (["--port", "70000"], Int32(64)),
-        (["--config", "no-such-file.json"], Int32(2)),
+        (["--tls-cert", "cert.pem"], Int32(64), "error: --tls-cert and --tls-key go together"),
+        (["--port", "70000"], Int32(64), "error: --port needs a number from 0 to 65535"),
+        (["--config", "no-such-file.json"], Int32(2), "error: no configuration file at no-such-file.json"),
     ])
-    func unusableArgumentsStopBeforeServing(_ arguments: [String], _ status: Int32) async throws {
+    func unusableArgumentsStopBeforeServing(_ arguments: [String], _ status: Int32, _ error: String)
+        async throws
+    {
         let run = try await CommandRunner.run("workbook", ["serve"] + arguments, in: repositoryRoot)
         #expect(run.status == status)
+        #expect(run.stderr.split(separator: "\n").first.map(String.init) == error)
+        #expect(run.stdout == "")
     }
 }
