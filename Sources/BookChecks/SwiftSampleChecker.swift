@@ -78,6 +78,9 @@ package struct SwiftSampleChecker: SnippetChecker {
         let run = Subprocess.run(
             swiftc, ["-typecheck", "-swift-version", "6", "-I", modules.path] + files.paths, timeout: 600,
             stopsOnInterrupt: false)
+        guard !run.timedOut else {
+            return [SnippetFinding(.error, SwiftSampleMessage.timedOut(seconds: 600))]
+        }
         let (placed, unplaced) = files.place(run.output)
         var findings = placed.map { message in
             SnippetFinding(message.severity, line: message.line + 1, column: message.column, message.message)

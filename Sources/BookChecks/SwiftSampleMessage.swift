@@ -23,6 +23,10 @@ package enum SwiftSampleMessage {
         return "swiftc -typecheck failed (exit status \(status))" + (output.isEmpty ? "" : ": \(output)")
     }
 
+    static func timedOut(seconds: Int) -> String {
+        "swiftc -typecheck did not finish within \(seconds) s"
+    }
+
     /// A message about another file than the sample (one of the SDK's own, say), kept whole.
     static func elsewhere(path: String, line: Int, column: Int, message: String) -> String {
         "\(path):\(line):\(column): \(message)"

@@ -25,7 +25,7 @@ package enum ConsoleMessage {
     }
 
     static func seconds(_ duration: Duration) -> String {
-        let value = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+        let value = duration / .seconds(1)
         return value == value.rounded() ? String(Int(value)) : String(value)
     }
 }

@@ -17,7 +17,7 @@ import Simulator
 package final class ConsoleSession: @unchecked Sendable {
     let runtime: MockServerRuntime
     let baseURL: String
-    /// The data folder; commands' output files live here too.
+    /// The server's data folder.
     let folder: URL
 
     private init(runtime: MockServerRuntime, baseURL: String, folder: URL) {

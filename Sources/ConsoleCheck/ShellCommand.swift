@@ -32,10 +32,10 @@ package enum ShellCommand {
             }
             .joined(separator: ":")
         }
-        let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
         // The checker runs inside `workbook serve` too, whose own signal handling must stay.
         let result = Subprocess.run(
-            "/bin/sh", ["-c", command], in: directory, environment: environment, timeout: seconds,
+            "/bin/sh", ["-c", command], in: directory, environment: environment,
+            timeout: timeout / .seconds(1),
             outputLimit: outputLimit, stopsOnInterrupt: false, stopsLeftovers: true)
         return Run(output: result.output, status: result.timedOut ? nil : result.status)
     }

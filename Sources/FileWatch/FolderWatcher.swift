@@ -60,8 +60,7 @@ package final class FolderWatcher: @unchecked Sendable {
                 // the look: what is saved in it from then on wakes the watcher, and what was saved
                 // before is in the snapshot.
                 if woken == .change { waker.watchFolders() }
-                let elapsed = (clock.now - origin).components
-                let now = Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18
+                let now = (clock.now - origin) / .seconds(1)
                 if let changed = debouncer.observe(snapshot(), at: now) {
                     // The rebuild runs here, on the watcher's thread: changes made meanwhile are
                     // seen by the next look and give one more rebuild, never a pile of them.

@@ -1,6 +1,7 @@
 import Foundation
 import ProcessRunner
 import StrictJSON
+import SystemErrors
 
 /// A non-Swift snippet handed to a checker: the block and its text.
 public struct Snippet: Sendable {
@@ -202,11 +203,18 @@ public struct BookChecker: Sendable {
         } catch {
             return [
                 .error(
-                    .swiftParseFailed(detail: "cannot write parse-check files: \(error)"),
+                    .swiftParseFailed(
+                        detail: "cannot write parse-check files: \(SystemError.message(for: error))"),
                     at: blocks[0].location)
             ]
         }
         let run = Subprocess.run(swiftc, ["-parse"] + files.paths, timeout: 600, stopsOnInterrupt: false)
+        guard !run.timedOut else {
+            return [
+                .error(
+                    .swiftParseFailed(detail: "swiftc -parse timed out after 600 s"), at: blocks[0].location)
+            ]
+        }
         guard run.status != 0 else { return [] }
         let (placed, unplaced) = files.place(run.output)
         var diagnostics = placed.map { message in

@@ -41,6 +41,10 @@ public let lintCommand = Command(
         options += ["--configuration", configuration.path]
     }
     let run = Subprocess.run(command.0, command.1 + options + targets, in: root, timeout: 600)
+    guard !run.timedOut else {
+        console.error("error: swift-format did not finish within 600 s")
+        return .failure
+    }
     var findings = 0
     let rootPrefix = root.path + "/"
     for line in run.output.split(separator: "\n").map(String.init) {

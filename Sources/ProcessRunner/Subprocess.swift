@@ -57,10 +57,7 @@ package enum Subprocess {
         outputLimit: Int = .max, stopsOnInterrupt: Bool = true, stopsLeftovers: Bool = false
     ) -> Result {
         let started = ContinuousClock.now
-        func seconds() -> Double {
-            let elapsed = (ContinuousClock.now - started).components
-            return Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18
-        }
+        func seconds() -> Double { (ContinuousClock.now - started) / .seconds(1) }
         let files = OutputFiles(separate: separateErrors)
         defer { files.remove() }
         let child: ChildProcess

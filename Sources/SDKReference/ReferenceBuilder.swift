@@ -193,11 +193,10 @@ package enum ReferenceBuilder {
         // Removed here rather than by the `defer` alone, so that the time reported includes it.
         try? FileManager.default.removeItem(at: work)
         let (files, bytes) = size(of: settings.outputFolder)
-        let elapsed = (clock.now - started).components
         return Report(
             counts: counts, diagnostics: undocumented + doccFindings,
             doccWarnings: doccFindings.count, files: files, bytes: bytes,
-            seconds: Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18)
+            seconds: (clock.now - started) / .seconds(1))
     }
 
     // MARK: Steps

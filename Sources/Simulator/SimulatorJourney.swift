@@ -91,8 +91,4 @@ public struct SimulatorRoutedLink: Equatable, Sendable, Encodable {
     public var decision: String
     /// The screen, for `navigate` (`product(id: "42")`); null otherwise.
     @ExplicitNull public var route: String?
-
-    enum CodingKeys: String, CodingKey {
-        case step, via, url, decision, route
-    }
 }

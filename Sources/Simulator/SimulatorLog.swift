@@ -47,10 +47,6 @@ public struct SimulatorLogEntry: Equatable, Sendable, Encodable {
             step, direction, method, url, status, headers, body
         )
     }
-
-    enum CodingKeys: String, CodingKey {
-        case step, direction, method, url, status, headers, body
-    }
 }
 
 /// A session's log, bounded: past ``limit`` entries the oldest go, and ``dropped`` counts them.

@@ -136,11 +136,6 @@ public struct SimulatorSessionJSON: Equatable, Sendable, Encodable {
     /// The session's own clock (the phone's and its server's), which `advanceClock` moves.
     public var simulatedTime: String
     public var expiresAt: String
-
-    enum CodingKeys: String, CodingKey {
-        case id, platform, appInstalled, link, state, stateDescription, next, log, logDropped, outcome
-        case routed, simulatedTime, expiresAt
-    }
 }
 
 /// What the SDK reported, with the service's words for it. Every key is present, null when it
@@ -155,8 +150,4 @@ public struct SimulatorOutcomeJSON: Equatable, Sendable, Encodable {
     @ExplicitNull public var deepLink: String?
     @ExplicitNull public var clickId: String?
     @ExplicitNull public var error: String?
-
-    enum CodingKeys: String, CodingKey {
-        case kind, matchMethod, missReason, deepLink, clickId, error
-    }
 }

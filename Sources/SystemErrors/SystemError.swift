@@ -13,10 +13,16 @@ import Foundation
 /// }
 /// ```
 public enum SystemError {
-    /// The `strerror` text of the error's `errno`; Foundation's own description when it has none.
+    /// The `strerror` text of the error's `errno`. Without one: Foundation's own description for
+    /// Foundation's errors, and the error's `description` for a Swift error of the package's own
+    /// (bridged, it would read "The operation could not be completed").
     public static func describe(_ error: any Error) -> String {
         if let code = code(of: error) { return String(cString: strerror(code)) }
-        return (error as NSError).localizedDescription
+        let nsError = error as NSError
+        let isFoundations =
+            type(of: error) is NSError.Type || nsError.domain == NSCocoaErrorDomain
+            || nsError.domain == NSPOSIXErrorDomain
+        return isFoundations ? nsError.localizedDescription : String(describing: error)
     }
 
     /// The `errno` behind `error`, looked for through its underlying errors.

@@ -13,7 +13,7 @@ enum BookPages {
         let themePages =
             input.themeIsTheBooks ? input.options.themePages.compactMap { themePage($0, theme) } : []
         var homeText = homeMarkdown(theme.home, chapters: input.book.chapters, exercises: exercises)
-        homeText += themePageList(themePages.map { ($0.page, $0.option) })
+        homeText += themePageList(themePages)
         var home = SitePage(kind: .home, source: "site/home.md", output: "index.html", markdown: homeText)
         home.collectAnchors(blocks: blocks(of: home), directory: nil, reserved: theme.reservedIDs)
         pages.append(home)

@@ -25,9 +25,9 @@ public enum OpenAPIReference {
     }
 
     /// The reference for the document `data`, which the book holds at `page.documentPath`; its
-    /// try-it panels say `offlineNote` while no server answers (nil: a plain default).
+    /// try-it panels say `offlineNote` while no server answers.
     public static func markdown(
-        json data: Data, page: OpenAPIPage, offlineNote: String? = nil
+        json data: Data, page: OpenAPIPage, offlineNote: String = SiteOptions.plainTryItOfflineNote
     ) throws(WeaveMessage) -> String {
         let documentPath = page.documentPath
         let document: JSONValue
@@ -78,7 +78,7 @@ public enum OpenAPIReference {
                 guard let operation = item[method] else { continue }
                 out += operationMarkdown(
                     method: method, path: path, operation: operation, pathItem: item, document: document,
-                    offlineNote: offlineNote ?? TryItPanel.defaultOfflineNote)
+                    offlineNote: offlineNote)
             }
         }
         let schemas = document["components"]?["schemas"]?.sortedMembers ?? []

@@ -48,7 +48,7 @@ struct PageWriting: Sendable {
             directory: proofs.directory,
             badges: proofs.badges, targets: proofs.targets, linkTargets: links.targets,
             isHighlighted: isHighlighted, siteTitle: options.siteTitle,
-            tryItOfflineNote: options.tryItOfflineNote ?? TryItPanel.defaultOfflineNote,
+            tryItOfflineNote: options.tryItOfflineNote,
             output: options.outputFolder,
             printPrefixes: printPrefixes, printPrefixesByName: printPrefixesByName)
         let jobs: [Job] = pages.all.map { .page($0) } + [.notFound(pages.notFound)]

@@ -32,7 +32,7 @@ struct ReferencePages: Sendable {
         if let api = input.options.apiReference {
             let (apiMarkdown, apiDiagnostic) = openAPIMarkdown(
                 api, bookRoot: input.options.bookRoot,
-                offlineNote: input.options.tryItOfflineNote ?? TryItPanel.defaultOfflineNote)
+                offlineNote: input.options.tryItOfflineNote)
             if let apiDiagnostic { diagnostics.append(apiDiagnostic) }
             generated.append(
                 SitePage(kind: .api, source: "api.md", output: "api.html", markdown: apiMarkdown))

@@ -42,9 +42,11 @@ public struct SiteOptions: Sendable {
     /// theme's content, so they appear only when the theme's content does (a theme inside the
     /// book), and only if the theme has the file.
     public var themePages: [ThemePage] = []
-    /// What a try-it panel says (HTML) while no server answers: how to start one. Nil says it
-    /// plainly ("Start the server to send it.").
-    public var tryItOfflineNote: String?
+    /// What a try-it panel says (HTML) while no server answers: how to start one.
+    public var tryItOfflineNote = Self.plainTryItOfflineNote
+
+    /// The offline note of a book that gives none.
+    public static let plainTryItOfflineNote = "Start the server to send it."
 
     public init(bookRoot: URL, outputFolder: URL, themeFolder: URL, checkers: [any SnippetChecker]) {
         (self.bookRoot, self.outputFolder, self.themeFolder, self.checkers) = (

@@ -31,10 +31,7 @@ struct TryItPanel: Sendable, Equatable {
 
     /// What the panel says (HTML) while no server answers: how to start one, in a book's words
     /// (``SiteOptions/tryItOfflineNote``).
-    var offlineNote = Self.defaultOfflineNote
-
-    /// The offline note of a book that gives none.
-    static let defaultOfflineNote = "Start the server to send it."
+    var offlineNote = SiteOptions.plainTryItOfflineNote
 
     init(method: String, path: String, headers: [String], body: String, note: String? = nil) {
         (self.method, self.path, self.headers, self.body, self.note) = (method, path, headers, body, note)

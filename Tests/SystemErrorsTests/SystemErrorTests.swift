@@ -46,6 +46,16 @@ struct SystemErrorTests {
         #expect(SystemError.describe(error) == "Gone fishing")
     }
 
+    struct PackageError: Error, CustomStringConvertible {
+        var description: String { "the report cannot be written as JSON" }
+    }
+
+    /// What reaches the command line's catch-all: never "The operation could not be completed".
+    @Test func aSwiftErrorOfThePackageSaysItsDescription() {
+        #expect(SystemError.describe(PackageError()) == "the report cannot be written as JSON")
+        #expect(SystemError.message(for: PackageError()) == "the report cannot be written as JSON")
+    }
+
     @Test func foundationsOwnFailureGivesItsErrno() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
             "system-error-\(UUID().uuidString)")

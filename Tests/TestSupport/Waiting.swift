@@ -31,7 +31,7 @@ package final class Mailbox<Value: Sendable>: @unchecked Sendable {
 
     /// The next value, waiting off the cooperative pool until one arrives or `timeout` passes.
     package func take(timeout: Duration = .seconds(20)) async -> Value? {
-        let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
+        let seconds = timeout / .seconds(1)
         return await offPool { [self] in
             guard ready.wait(timeout: .now() + seconds) == .success else { return nil }
             return lock.withLock { values.removeFirst() }
