@@ -116,12 +116,16 @@ let package = Package(
         .target(name: "Li2SDK", dependencies: ["DeepLinkCore"]),
 
         // MARK: The workbook's subsystems (hand-written), one job each; `workbook` is their shell.
-        // The snippet checkers `workbook check` registers: the linters, plists, manifests, console
-        // transcripts and Swift samples.
+        // The book's evidence: its bibliography (chapters/sources.json) and every citation of its
+        // chapters, exercises and tests, resolved: what `workbook check` reports and the site lists.
+        .target(name: "BookSources", dependencies: ["Literate", "StrictJSON"]),
+        // The checks `workbook check` registers: the snippet checkers (linters, plists, manifests,
+        // console transcripts, Swift samples) and the check of the book's citations.
         .target(
             name: "BookChecks",
             dependencies: [
-                "ConsoleCheck", "DeepLinkCore", "Literate", "ProcessRunner", "StrictJSON", "SystemErrors",
+                "BookSources", "ConsoleCheck", "DeepLinkCore", "Literate", "ProcessRunner", "StrictJSON",
+                "SystemErrors",
             ]
         ),
         // Console transcripts (`console` blocks) run and compared, against the book's mock server.
@@ -141,7 +145,10 @@ let package = Package(
         // `workbook serve`'s site: rebuilt on every save of a chapter and reported to the server.
         .target(
             name: "LiveSite",
-            dependencies: ["CommandLineKit", "FileWatch", "Literate", "MockServer", "SystemErrors", "Weave"]
+            dependencies: [
+                "BookSources", "CommandLineKit", "FileWatch", "Literate", "MockServer", "SystemErrors",
+                "Weave",
+            ]
         ),
         // Folders watched for saves: inotify on Linux, polling elsewhere, snapshots say what changed.
         .target(name: "FileWatch"),
@@ -230,6 +237,7 @@ let package = Package(
         // Depends on the SDK so that its module is built for the samples to type-check against.
         .testTarget(
             name: "BookChecksTests", dependencies: ["BookChecks", "Literate", "Li2SDK", "TestSupport"]),
+        .testTarget(name: "BookSourcesTests", dependencies: ["BookSources", "Literate", "TestSupport"]),
         .testTarget(name: "ConsoleCheckTests", dependencies: ["ConsoleCheck", "Literate"]),
         .testTarget(name: "DoctorTests", dependencies: ["Doctor", "CommandLineKit", "DeepLinkCore"]),
         .testTarget(name: "ExercisesTests", dependencies: ["Exercises", "TestSupport"]),

@@ -26,6 +26,11 @@ package enum SnippetCheckers {
             SwiftSampleChecker(bookFolder: book, module: sdkModule),
         ]
     }
+
+    /// The checks of the whole book `workbook check` runs after the snippet checks.
+    package static func bookChecks(book: URL) -> [any BookCheck] {
+        [CitationCheck()]
+    }
 }
 
 /// Adapts a DeepLinkCore linter (JSON or plist in, findings with a JSON-style path out).

@@ -1,11 +1,19 @@
 import Foundation
 
-/// `chapters/SUMMARY.md`: the book's parts and its reading order, in mdBook's form. Each
-/// `# Part title` heading starts a part (the first heading is the first part; there is no
-/// `# Summary` title), and each `- [Chapter title](file.md)` line under it lists a chapter of
-/// `chapters/`, in reading order. Blank lines may stand anywhere. The file is not a chapter.
+/// `chapters/SUMMARY.md`: the book's parts and its reading order, in mdBook's form. It may open
+/// with a title line (`# Summary`), which mdBook ignores and so does this engine; then each
+/// `# Part title` heading starts a part, and each `- [Chapter title](file.md)` line under it
+/// lists a chapter of `chapters/`, in reading order. Blank lines may stand anywhere. The file is
+/// not a chapter.
+///
+/// mdBook reads the first heading as the title whatever follows it. Here the first heading is
+/// the title only when another heading comes before any chapter, so that a summary that starts
+/// with its first part still reads as before; begin with `# Summary` and both read it alike.
+/// Unlike mdBook, every chapter belongs to a part (no prefix, suffix, nested or draft chapters).
 ///
 /// ```markdown
+/// # Summary
+///
 /// # Part I: The guide
 ///
 /// - [Custom URL schemes](01-custom-url-schemes.md)
@@ -25,6 +33,8 @@ public struct BookSummary: Equatable, Sendable {
         public var entries: [Entry]
     }
 
+    /// The title line's text (`Summary`), when the summary opens with one.
+    public var title: String?
     public var parts: [Part]
     /// The line after the last entry: where an unlisted chapter would be added.
     public var endLine: Int
@@ -75,6 +85,11 @@ public struct BookSummary: Equatable, Sendable {
         guard !parts.isEmpty else {
             throw .error(.summaryLine, at: SourceLocation(path: path, line: 1, column: 1))
         }
-        return BookSummary(parts: parts, endLine: endLine)
+        // A first heading followed by another heading before any chapter is the book's title.
+        var title: String?
+        if parts.count > 1, parts[0].entries.isEmpty {
+            title = parts.removeFirst().title
+        }
+        return BookSummary(title: title, parts: parts, endLine: endLine)
     }
 }

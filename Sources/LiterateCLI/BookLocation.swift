@@ -40,6 +40,11 @@ public func bookRoot(_ arguments: ParsedArguments) throws -> URL {
 
 /// Loads and tangles the book, printing diagnostics. Throws `.failure` on errors.
 func loadAndTangle(_ root: URL, console: Console) throws -> TangleResult {
+    try loadBookAndTangle(root, console: console).result
+}
+
+/// As ``loadAndTangle(_:console:)``, with the book it read (for checks of the book as a whole).
+func loadBookAndTangle(_ root: URL, console: Console) throws -> (book: Book, result: TangleResult) {
     let book: Book
     do {
         book = try Book.load(root: root, inlines: false)
@@ -51,7 +56,7 @@ func loadAndTangle(_ root: URL, console: Console) throws -> TangleResult {
     ExitLifetime.keep(result)
     for diagnostic in result.diagnostics { console.error(diagnostic.description) }
     if result.hasErrors { throw CommandError.failure }
-    return result
+    return (book, result)
 }
 
 /// What a command ends with when it stops on `diagnostic` (the book could not be loaded): a

@@ -2,9 +2,13 @@ import CommandLineKit
 import Foundation
 import Literate
 
-/// `check`: tangle --check, then every snippet checker; `--report` prints each block's status.
-/// `checkers` makes the checkers for a book folder, so that a checker can read that book's files.
-public func checkCommand(checkers: @escaping @Sendable (URL) -> [any SnippetChecker]) -> Command {
+/// `check`: tangle --check, then every snippet checker and every check of the book as a whole;
+/// `--report` prints each block's status. `checkers` makes the snippet checkers for a book folder,
+/// so that a checker can read that book's files; `bookChecks` the checks of the whole book.
+public func checkCommand(
+    checkers: @escaping @Sendable (URL) -> [any SnippetChecker],
+    bookChecks: @escaping @Sendable (URL) -> [any BookCheck] = { _ in [] }
+) -> Command {
     Command(
         CommandSpec(
             name: "check",
@@ -13,7 +17,8 @@ public func checkCommand(checkers: @escaping @Sendable (URL) -> [any SnippetChec
                 Runs 'tangle --check', then a checker for every block: json blocks must parse,
                 check=NAME selects a named checker, and Apple-only Swift (canImport=MODULE) is
                 parse-checked with swiftc. Every block gets one status: compiled, tangled,
-                parse-checked, checked (by a checker), unused or display-only.
+                parse-checked, checked (by a checker), unused or display-only. Then the checks of
+                the book as a whole run, each ending with a line of counts.
                 """,
             options: [
                 bookOption,
@@ -21,15 +26,20 @@ public func checkCommand(checkers: @escaping @Sendable (URL) -> [any SnippetChec
             ])
     ) { arguments, console in
         let root = try bookRoot(arguments)
-        let result = try loadAndTangle(root, console: console)
+        let (book, result) = try loadBookAndTangle(root, console: console)
         let plan = TangleWriter.plan(result, root: root, force: false)
         let inSync = report(plan, files: result.files.count, console: console)
         let checker = BookChecker(checkers: checkers(root))
-        let (reports, diagnostics) = checker.run(result)
-        for diagnostic in diagnostics { console.error(diagnostic.description) }
+        var (reports, diagnostics) = checker.run(result)
+        let wholeBook = bookChecks(root).map { $0.check(book) }
+        diagnostics += wholeBook.flatMap(\.diagnostics)
+        for diagnostic in diagnostics.sorted(by: Diagnostic.bookOrder) {
+            console.error(diagnostic.description)
+        }
         if arguments.flag("report") {
             printReport(reports, console: console)
         }
+        for summary in wholeBook.compactMap(\.summary) { console.print(summary) }
         let errors = diagnostics.filter { $0.severity == .error }.count
         console.print("check: \(reports.count) blocks, \(errors) errors")
         return inSync && errors == 0 ? .success : .failure

@@ -1,9 +1,11 @@
+import BookSources
 import Foundation
 import Weave
 
 /// What this book's site has beyond its chapters, which the site generator knows nothing of: the
-/// book's title, the mock server's API reference, the deferred-flow simulator page and how to
-/// start the server (`./wb serve`) for the try-it panels. Both
+/// book's title, the mock server's API reference, the deferred-flow simulator page, how to start
+/// the server (`./wb serve`) for the try-it panels, and the pages of its evidence (sources and
+/// decisions, ``BookSourcePages``). Both
 /// `workbook build` and `workbook serve` weave the site with these.
 ///
 /// ```swift
@@ -22,6 +24,11 @@ package enum BookSite {
             liveNote: "Opened from files, this page cannot call the server. Start it with "
                 + "<code>./wb serve</code> and open the site it serves to try the API.")
         options.tryItOfflineNote = "Start the server with <code>./wb serve</code> to send it."
+        // sources.html and this-book-decides.html, from chapters/sources.json and the citations:
+        // only a book with a bibliography gets them.
+        let bibliography = options.bookRoot.appendingPathComponent(Bibliography.path)
+        options.citations =
+            FileManager.default.fileExists(atPath: bibliography.path) ? BookSourcePages.make : nil
         // The simulator runs on the mock server, so only a book that has the server (its OpenAPI
         // document) gets the page, not a book that merely borrows this theme.
         let document = options.bookRoot.appendingPathComponent(openAPIPath)

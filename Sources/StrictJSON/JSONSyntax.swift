@@ -30,6 +30,57 @@ public enum JSONSyntax {
         }
     }
 
+    /// A 1-based line and column in a JSON text; the column counts characters.
+    public struct Position: Hashable, Sendable {
+        public var line: Int
+        public var column: Int
+
+        public init(line: Int, column: Int) { (self.line, self.column) = (line, column) }
+    }
+
+    /// Where each value of the text starts, by its path, or nil when the text is not JSON: for a
+    /// tool that finds a problem by path (a linter, a schema check) and reports it at a line and
+    /// column an editor can jump to.
+    ///
+    /// Paths read as the linters print them: `$` for the whole document, member names after a
+    /// dot (`applinks.details`), indices and other names in brackets (`details[0]`,
+    /// `components[1]["/"]`). When an object repeats a name, the last one is recorded, as
+    /// Foundation's parser keeps the last value.
+    ///
+    /// ```swift
+    /// JSONSyntax.valuePositions(in: Data("{\n  \"a\": [1, 2]\n}".utf8))?["a[1]"]
+    /// // Position(line: 2, column: 12)
+    /// ```
+    public static func valuePositions(in data: Data) -> [String: Position]? {
+        var scanner = JSONScanner(bytes: Array(data))
+        scanner.recorded = []
+        do {
+            try scanner.document()
+        } catch {
+            return nil
+        }
+        return scanner.recordedPositions()
+    }
+
+    /// The path of member `name` inside the value at `parent`, in ``valuePositions(in:)``'s
+    /// notation: `applinks.details` or `components[1]["/"]`.
+    public static func path(_ parent: String, member name: String) -> String {
+        let isName =
+            name.first.map { $0.isLetter || $0 == "_" } == true
+            && name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }
+        // As the linters print it: the name as written, not escaped.
+        let quoted = "[\"\(name)\"]"
+        switch (parent == "$", isName) {
+        case (true, true): return name
+        case (true, false): return "$" + quoted
+        case (false, true): return parent + "." + name
+        case (false, false): return parent + quoted
+        }
+    }
+
+    /// The path of element `index` of the array at `parent`: `details[0]`, `$[2]`.
+    public static func path(_ parent: String, index: Int) -> String { parent + "[\(index)]" }
+
     /// Every sentence the scanner can say, in one place.
     public enum Message {
         public static let endOfFile = "the JSON text ends too early"
@@ -63,6 +114,10 @@ private struct JSONScanner {
     let bytes: [UInt8]
     var offset = 0
     var depth = 0
+    /// When not nil, each value's path and starting offset, in document order.
+    var recorded: [(path: String, offset: Int)]?
+    /// The path of the value being read, while recording.
+    private var path = "$"
 
     init(bytes: [UInt8]) {
         self.bytes = bytes
@@ -92,6 +147,28 @@ private struct JSONScanner {
         return JSONSyntax.Problem(line: line, column: column, message: message)
     }
 
+    /// The recorded offsets as lines and columns, in one pass over the text.
+    func recordedPositions() -> [String: JSONSyntax.Position] {
+        guard let recorded else { return [:] }
+        var positions: [String: JSONSyntax.Position] = [:]
+        var line = 1
+        var column = 1
+        var index = 0
+        for (path, target) in recorded.sorted(by: { $0.offset < $1.offset }) {
+            while index < target {
+                if bytes[index] == UInt8(ascii: "\n") {
+                    line += 1
+                    column = 1
+                } else if bytes[index] & 0xC0 != 0x80 {
+                    column += 1
+                }
+                index += 1
+            }
+            positions[path] = JSONSyntax.Position(line: line, column: column)
+        }
+        return positions
+    }
+
     private var current: UInt8? { offset < bytes.count ? bytes[offset] : nil }
 
     private mutating func skipWhitespace() {
@@ -100,6 +177,7 @@ private struct JSONScanner {
 
     private mutating func value() throws(SyntaxError) {
         guard let byte = current else { throw SyntaxError(message: JSONSyntax.Message.endOfFile) }
+        recorded?.append((path, offset))
         switch byte {
         case UInt8(ascii: "{"): try object()
         case UInt8(ascii: "["): try array()
@@ -138,8 +216,17 @@ private struct JSONScanner {
             offset += 1
             return
         }
+        let parent = path
+        defer { path = parent }
+        var index = 0
         while true {
-            if isObject { try memberName() }
+            if isObject {
+                let name = try memberName()
+                if recorded != nil { path = JSONSyntax.path(parent, member: name) }
+            } else if recorded != nil {
+                path = JSONSyntax.path(parent, index: index)
+                index += 1
+            }
             try value()
             skipWhitespace()
             switch current {
@@ -154,10 +241,15 @@ private struct JSONScanner {
         }
     }
 
-    /// A member's name and its colon, leaving the scanner at the member's value.
-    private mutating func memberName() throws(SyntaxError) {
+    /// A member's name and its colon, leaving the scanner at the member's value. The name is
+    /// decoded only while recording positions.
+    private mutating func memberName() throws(SyntaxError) -> String {
+        var name = ""
         switch current {
-        case UInt8(ascii: "\""): try string()
+        case UInt8(ascii: "\""):
+            let start = offset
+            try string()
+            if recorded != nil { name = Self.decodedString(bytes[start..<offset]) }
         case UInt8(ascii: "'"): throw SyntaxError(message: JSONSyntax.Message.singleQuotes)
         case nil: throw SyntaxError(message: JSONSyntax.Message.endOfFile)
         default: throw SyntaxError(message: JSONSyntax.Message.expectedKey)
@@ -169,6 +261,16 @@ private struct JSONScanner {
         }
         offset += 1
         skipWhitespace()
+        return name
+    }
+
+    /// The text of a string literal already checked by `string()`, quotes included.
+    private static func decodedString(_ literal: ArraySlice<UInt8>) -> String {
+        let inner = literal.dropFirst().dropLast()
+        guard inner.contains(UInt8(ascii: "\\")) else { return String(decoding: inner, as: UTF8.self) }
+        // Escapes are rare in names: let Foundation decode them.
+        return (try? JSONDecoder().decode(String.self, from: Data(literal)))
+            ?? String(decoding: inner, as: UTF8.self)
     }
 
     /// Steps over a comma; a closer right after it is the most common hand-editing mistake,

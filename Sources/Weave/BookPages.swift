@@ -13,7 +13,11 @@ enum BookPages {
         let themePages =
             input.themeIsTheBooks ? input.options.themePages.compactMap { themePage($0, theme) } : []
         var homeText = homeMarkdown(theme.home, chapters: input.book.chapters, exercises: exercises)
-        homeText += themePageList(themePages)
+        homeText += pageList(
+            themePages.map { ($0.page.title, $0.option.file, $0.option.homeHeading) }
+                + (input.citations?.pages ?? []).compactMap { page in
+                    page.homeHeading.map { (page.title, "../" + page.file, $0) }
+                })
         var home = SitePage(kind: .home, source: "site/home.md", output: "index.html", markdown: homeText)
         home.collectAnchors(blocks: blocks(of: home), directory: nil, reserved: theme.reservedIDs)
         pages.append(home)
@@ -73,15 +77,17 @@ enum BookPages {
         return (page, option)
     }
 
-    /// The home page's sections linking the theme pages, one per heading, in the pages' order:
-    /// `## On the server` then `- [Page title](page.md)`.
-    static func themePageList(_ pages: [(page: SitePage, option: ThemePage)]) -> String {
+    /// The home page's sections linking pages of the site that are not chapters (the theme's
+    /// own, the pages of what the book cites), one per heading, in the pages' order:
+    /// `## On the server` then `- [Page title](page.md)`. `link` is relative to the home page's
+    /// folder in the theme.
+    static func pageList(_ entries: [(title: String, link: String, heading: String)]) -> String {
         var headings: [String] = []
         var items: [String: [String]] = [:]
-        for (page, option) in pages {
-            if items[option.homeHeading] == nil { headings.append(option.homeHeading) }
-            items[option.homeHeading, default: []].append(
-                "- [\(MarkdownText.escape(page.title))](\(option.file))\n")
+        for entry in entries {
+            if items[entry.heading] == nil { headings.append(entry.heading) }
+            items[entry.heading, default: []].append(
+                "- [\(MarkdownText.escape(entry.title))](\(entry.link))\n")
         }
         return headings.map { "\n## \($0)\n\n" + (items[$0] ?? []).joined() }.joined()
     }

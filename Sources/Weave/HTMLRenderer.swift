@@ -11,6 +11,9 @@ struct RenderContext: Sendable {
     var codeViews: [Int: CodeBlockView] = [:]
     /// Link and image destinations as written, mapped to the hrefs the site uses.
     var hrefs: [String: String] = [:]
+    /// The destinations that cite an entry (``CitationPages``), with the source's URL ("" for
+    /// none): they get the class `citation`, and the print page shows the URL after them.
+    var citationURLs: [String: String] = [:]
 }
 
 /// The pass that writes HTML: a driver (`visit`) and one function per node kind, each told
@@ -231,6 +234,13 @@ public struct HTMLRenderer: MarkdownWalker {
         html.raw("<a href=\"")
         let href = context.hrefs[destination] ?? destination
         if !HTML.isDangerousURL(href) { html.url(href) }
+        if let url = context.citationURLs[destination] {
+            html.raw("\" class=\"citation")
+            if !url.isEmpty {
+                html.raw("\" data-url=\"")
+                html.text(url)
+            }
+        }
         if title.isEmpty {
             html.raw("\">")
         } else {

@@ -126,6 +126,7 @@ extension Layout {
         for kind in [SitePage.Kind.glossary, .snippets, .api] {
             if let page = pages.first(where: { $0.kind == kind }) { reference.append(item(page)) }
         }
+        reference += pages.filter { if case .citations = $0.kind { true } else { false } }.map(item)
         reference.append(NavItem(output: "print.html", title: "The whole book on one page"))
         let home = pages.first { $0.kind == .home }.map { [item($0)] } ?? []
         self.init(

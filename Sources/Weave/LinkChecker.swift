@@ -69,6 +69,8 @@ enum LinkTarget: Sendable, Equatable {
     /// A file of the book that is not a page (an image, a source file): copied into the site at
     /// the same relative path.
     case file(path: String, fragment: String?)
+    /// An entry of a page of what the book cites (``CitationPages``), and the source's URL.
+    case citation(output: String, key: String, url: String?)
 }
 
 /// Resolves the links of Markdown pages the way GitHub does (relative to the Markdown file) and
@@ -83,9 +85,24 @@ struct LinkResolver: Sendable {
     var pages: [String: PageAnchors]
     /// Does a regular file exist at this book-relative path?
     var fileExists: @Sendable (String) -> Bool
+    /// The pages of what the book cites: `SCHEME:KEY` links lead to their entries.
+    var citations: CitationPages? {
+        didSet { citationTargets = citations?.targets ?? [:] }
+    }
+    private var citationTargets: [String: (page: String, url: String?)] = [:]
+
+    init(pages: [String: PageAnchors], fileExists: @escaping @Sendable (String) -> Bool) {
+        (self.pages, self.fileExists) = (pages, fileExists)
+    }
 
     /// Resolves `destination`, written in the Markdown file `source` (book-relative).
     func resolve(_ destination: String, from source: String) -> Result<LinkTarget, WeaveMessage> {
+        if let key = citations?.key(of: destination) {
+            guard let target = citationTargets[key], let page = pages[target.page] else {
+                return .failure(.unknownCitation(key: key, scheme: citations?.scheme ?? ""))
+            }
+            return .success(.citation(output: page.output, key: key, url: target.url))
+        }
         if destination.isEmpty || Self.hasScheme(destination) || destination.hasPrefix("//") {
             return .success(.external)
         }
@@ -204,6 +221,7 @@ struct Linker: Sendable {
         switch target {
         case .external: return original
         case .page(let output, let anchor): return href(page: output, anchor: anchor)
+        case .citation(let output, let key, _): return href(page: output, anchor: key)
         case .file(let path, let fragment):
             return Self.relative(from: from, to: path) + (fragment.map { "#" + $0 } ?? "")
         }

@@ -1,10 +1,10 @@
 /// Functions for writing Markdown that other passes then read like any chapter: the site's
 /// generated pages (glossary, snippet index, API reference) are Markdown, so they get the same
 /// anchors, link checks, search entries and rendering as the book.
-enum MarkdownText {
+public enum MarkdownText {
     /// `text` with every ASCII punctuation character backslash-escaped, so it reads literally
     /// (CommonMark allows the escape before any ASCII punctuation).
-    static func escape(_ text: String) -> String {
+    public static func escape(_ text: String) -> String {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(text.utf8.count + 8)
         for byte in text.utf8 {

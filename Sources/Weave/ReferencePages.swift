@@ -19,6 +19,10 @@ struct ReferencePages: Sendable {
         let theme = input.theme
         var diagnostics: [Diagnostic] = []
         var resolver = SiteLinks.resolver(for: pages, bookRoot: input.options.bookRoot)
+        if let citations = input.citations {
+            diagnostics += citations.diagnostics
+            resolver.citations = citations
+        }
         let (glossaryMarkdown, glossaryDiagnostics) = glossaryPage(
             theme.glossary, pages: pages, resolver: resolver)
         diagnostics += glossaryDiagnostics
@@ -36,6 +40,15 @@ struct ReferencePages: Sendable {
             if let apiDiagnostic { diagnostics.append(apiDiagnostic) }
             generated.append(
                 SitePage(kind: .api, source: "api.md", output: "api.html", markdown: apiMarkdown))
+        }
+        if let citations = input.citations {
+            let citedIn = citations.citingSections(pages)
+            generated += citations.pages.map { page in
+                SitePage(
+                    kind: .citations(page.kind), source: page.file,
+                    output: BookPages.chapterOutput(page.file),
+                    markdown: CitationPages.markdown(page, citedIn: citedIn))
+            }
         }
         for index in generated.indices {
             generated[index].collectAnchors(

@@ -181,9 +181,13 @@ public enum SearchIndex {
     }
 
     /// A page's part of the index; `practice` for an exercise's page.
-    static func part(_ sections: [SearchSection], practice: Bool = false) -> Part {
+    static func part(
+        _ sections: [SearchSection], practice: Bool = false, synonyms: SearchSynonyms = SearchSynonyms()
+    )
+        -> Part
+    {
         var counter = SearchTerms.Counter()
-        let counts = sections.map { counter.count($0) }
+        let counts = sections.map { counter.count($0, synonyms: synonyms) }
         return Part(
             entries: entries(sections), words: counter.words, counts: counts, divisor: practice ? 2 : 1)
     }

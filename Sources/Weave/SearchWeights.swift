@@ -35,11 +35,16 @@ extension SearchTerms {
         private var counts: [Count] = []
         private var touched: [Int32] = []
 
-        /// The words of `section` in fours, as `SearchIndex.Part.counts` has them.
-        mutating func count(_ section: SearchSection) -> [Int32] {
+        /// The words of `section` in fours, as `SearchIndex.Part.counts` has them; the synonyms
+        /// of what its heading and prose say count as prose.
+        mutating func count(_ section: SearchSection, synonyms: SearchSynonyms = SearchSynonyms()) -> [Int32]
+        {
             count(section.title) { $0.inTitle = true }
             count(section.text) { $0.inProse += 1 }
             count(section.code) { $0.inCode += 1 }
+            if !synonyms.isEmpty {
+                count(synonyms.additions(section.title + " " + section.text)) { $0.inProse += 1 }
+            }
             var fours: [Int32] = []
             fours.reserveCapacity(touched.count * 4)
             for word in touched {

@@ -52,7 +52,8 @@ struct SiteContext: Sendable {
             body =
                 page.readingMinutes.map { ReadingTime.inserting(minutes: $0, into: rendered.html) }
                 ?? rendered.html
-            search = SearchIndex.part(rendered.sections, practice: page.kind == .exercise)
+            search = SearchIndex.part(
+                rendered.sections, practice: page.kind == .exercise, synonyms: theme.synonyms)
         case .notFound(let value):
             // Served for any missing path, so its links start at the server's root.
             page = value
@@ -89,6 +90,7 @@ struct SiteContext: Sendable {
         }
         for (destination, target) in linkTargets[page.source] ?? [:] {
             context.hrefs[destination] = linker.href(target, original: destination)
+            if case .citation(_, _, let url) = target { context.citationURLs[destination] = url ?? "" }
         }
         let renderer = HTMLRenderer(context: context, capacity: page.text.bytes.count * 2)
         guard indexed else {

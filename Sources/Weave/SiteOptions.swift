@@ -44,6 +44,9 @@ public struct SiteOptions: Sendable {
     public var themePages: [ThemePage] = []
     /// What a try-it panel says (HTML) while no server answers: how to start one.
     public var tryItOfflineNote = Self.plainTryItOfflineNote
+    /// Makes, for each build, the pages that list what the book cites (``CitationPages``) from
+    /// the book just read; nil gives none, and `SCHEME:KEY` links are then external.
+    public var citations: (@Sendable (Book) -> CitationPages)?
 
     /// The offline note of a book that gives none.
     public static let plainTryItOfflineNote = "Start the server to send it."

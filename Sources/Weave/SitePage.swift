@@ -9,6 +9,8 @@ struct SitePage: Sendable {
         case home, chapter, exercise, glossary, snippets, api, notFound
         /// A page of the theme's own (``ThemePage``), with the kind the template shows.
         case theme(String)
+        /// A page of entries that links cite (``CitationPages``), with the kind the template shows.
+        case citations(String)
 
         /// The kind as the template's `{{page-kind}}` shows it: `chapter`, `not-found`.
         var name: String {
@@ -20,7 +22,7 @@ struct SitePage: Sendable {
             case .snippets: return "snippets"
             case .api: return "api"
             case .notFound: return "not-found"
-            case .theme(let name): return name
+            case .theme(let name), .citations(let name): return name
             }
         }
     }

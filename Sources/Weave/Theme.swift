@@ -9,6 +9,7 @@ import Literate
 ///     home.md                 the home page's text
 ///     404.md                  the text of the page for a missing path
 ///     glossary.json           the glossary's terms
+///     search-synonyms.json    words the search treats alike (``SearchSynonyms``)
 public struct Theme: Sendable {
     public var folder: URL
     public var template: PageTemplate
@@ -18,6 +19,7 @@ public struct Theme: Sendable {
     /// The text of the page a server shows for a missing path.
     public var notFound: String
     public var glossary: Glossary
+    public var synonyms: SearchSynonyms
     /// The ids the template and the navigation use (`content`, `help`, `nav-chapters`): no
     /// heading may take one.
     public var reservedIDs: [String]
@@ -55,11 +57,20 @@ public struct Theme: Sendable {
             throw Diagnostic(
                 .error, text: error.text, at: SourceLocation(path: "site/glossary.json", line: 1))
         }
+        var synonyms = SearchSynonyms()
+        if let text = content("search-synonyms.json") {
+            do {
+                synonyms = try SearchSynonyms(json: text)
+            } catch {
+                throw Diagnostic(
+                    .error, text: error.text, at: SourceLocation(path: "site/search-synonyms.json", line: 1))
+            }
+        }
         return Theme(
             folder: folder, template: template, assetFiles: assetFiles,
             home: content("home.md") ?? "# Contents of the book\n",
             notFound: content("404.md") ?? "# Page not found\n",
-            glossary: glossary,
+            glossary: glossary, synonyms: synonyms,
             reservedIDs: AnchorCollector.ids(in: templateText)
                 + ["nav-chapters", "nav-exercises", "nav-reference", "toc-title", "top"])
     }

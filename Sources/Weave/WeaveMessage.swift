@@ -4,11 +4,13 @@ public enum WeaveMessage: Error, Hashable, Sendable {
     case missingAnchor(destination: String, page: String, anchor: String)
     case absoluteLink(destination: String)
     case linkLeavesBook(destination: String)
+    case unknownCitation(key: String, scheme: String)
     case highlightMissing(folder: String)
     case themeMissing(path: String)
     case unknownPlaceholder(name: String)
     case unclosedPlaceholder
     case invalidGlossary(detail: String)
+    case invalidSynonyms(detail: String)
     case invalidOpenAPI(path: String, detail: String)
     case invalidCoverage(path: String, detail: String)
     case outputNotOurs(path: String)
@@ -26,6 +28,8 @@ public enum WeaveMessage: Error, Hashable, Sendable {
                 + "opened from files; write it relative to this page"
         case .linkLeavesBook(let destination):
             return "broken link '\(destination)': it leads outside the book folder"
+        case .unknownCitation(let key, let scheme):
+            return "broken link '\(scheme):\(key)': no cited entry has the key '\(key)'"
         case .highlightMissing(let folder):
             return "highlight.js not found in '\(folder)' (Debian package libjs-highlight.js); "
                 + "code blocks render without highlighting"
@@ -37,6 +41,8 @@ public enum WeaveMessage: Error, Hashable, Sendable {
             return "placeholder opened with '{{' is never closed"
         case .invalidGlossary(let detail):
             return "invalid glossary: \(detail)"
+        case .invalidSynonyms(let detail):
+            return "invalid search synonyms: \(detail)"
         case .invalidOpenAPI(let path, let detail):
             return "cannot read the OpenAPI document '\(path)': \(detail)"
         case .invalidCoverage(let path, let detail):

@@ -7,7 +7,9 @@ import LiterateCLI
 enum WorkbookCommands {
     static var all: [Command] {
         [
-            tangleCommand, checkCommand(checkers: SnippetCheckers.all(book:)), lintCommand,
+            tangleCommand,
+            checkCommand(checkers: SnippetCheckers.all(book:), bookChecks: SnippetCheckers.bookChecks(book:)),
+            lintCommand,
             buildCommand,
             referenceCommand,
             aasaCommand,

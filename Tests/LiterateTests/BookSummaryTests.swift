@@ -3,7 +3,8 @@ import Testing
 
 @testable import Literate
 
-/// Source: this book: chapter 00, `chapters/SUMMARY.md` in mdBook's form gives parts and order.
+/// `chapters/SUMMARY.md`, in mdBook's form, gives the parts and the reading order
+/// (source: "this book: chapter 13, Code blocks that become files") (source: "mdBook: SUMMARY.md").
 struct BookSummaryTests {
     static let summaryPath = "chapters/SUMMARY.md"
 
@@ -18,6 +19,26 @@ struct BookSummaryTests {
 
     static func error(_ message: LiterateMessage, _ line: Int, _ column: Int) -> Diagnostic {
         .error(message, at: SourceLocation(path: summaryPath, line: line, column: column))
+    }
+
+    /// mdBook's optional title line (`# Summary`) is read as the title, not as a part; a first
+    /// heading followed by chapters is still the first part.
+    @Test func aTitleLineBeforeTheFirstPartIsTheTitle() throws {
+        let summary = try BookSummary.parse(
+            "# Summary\n\n# Part I\n- [A](01-a.md)\n", path: Self.summaryPath)
+        #expect(
+            summary
+                == BookSummary(
+                    title: "Summary",
+                    parts: [
+                        .init(
+                            title: "Part I", entries: [.init(title: "A", file: "01-a.md", line: 4, column: 7)]
+                        )
+                    ],
+                    endLine: 5))
+        let untitled = try BookSummary.parse("# Part I\n- [A](01-a.md)\n", path: Self.summaryPath)
+        #expect(untitled.title == nil)
+        #expect(untitled.parts.map(\.title) == ["Part I"])
     }
 
     @Test func partsAndChaptersAreReadInOrder() throws {

@@ -82,10 +82,11 @@ struct JSONSyntaxTests {
             id: "text-after-document", source: "RFC 8259 §2", text: "{} {}",
             expected: problem(1, 4, JSONSyntax.Message.trailingText)),
         Case(
-            id: "columns-count-characters", source: "this book: chapter 00, diagnostics", text: "[\"é\" 1]",
+            id: "columns-count-characters",
+            source: "this book: a JSON problem is placed by line and character column", text: "[\"é\" 1]",
             expected: problem(1, 6, JSONSyntax.Message.expectedArrayEnd)),
         Case(
-            id: "deep-nesting", source: "RFC 8259 §9 (implementations may limit depth)",
+            id: "deep-nesting", source: "RFC 8259 §9",
             text: String(repeating: "[", count: 600), expected: problem(1, 513, JSONSyntax.Message.tooDeep)),
     ]
 
@@ -101,5 +102,46 @@ struct JSONSyntaxTests {
                 try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
             }
         }
+    }
+}
+
+/// Where each value starts, by the path a linter names it with.
+struct JSONValuePositionsTests {
+    @Test func everyValueHasItsLineAndColumnByPath() {
+        let text = """
+            {
+              "applinks": {
+                "details": [ { "appIDs": ["A.b"], "components": [ { "/": "/buy/*" } ] } ]
+              },
+              "é x": null
+            }
+            """
+        let positions = JSONSyntax.valuePositions(in: Data(text.utf8))
+        #expect(
+            positions == [
+                "$": .init(line: 1, column: 1),
+                "applinks": .init(line: 2, column: 15),
+                "applinks.details": .init(line: 3, column: 16),
+                "applinks.details[0]": .init(line: 3, column: 18),
+                "applinks.details[0].appIDs": .init(line: 3, column: 30),
+                "applinks.details[0].appIDs[0]": .init(line: 3, column: 31),
+                "applinks.details[0].components": .init(line: 3, column: 53),
+                "applinks.details[0].components[0]": .init(line: 3, column: 55),
+                "applinks.details[0].components[0][\"/\"]": .init(line: 3, column: 62),
+                "$[\"é x\"]": .init(line: 5, column: 10),
+            ])
+    }
+
+    /// Foundation keeps the last of two members with one name, so the position is the last one's.
+    @Test func aRepeatedNameIsPlacedAtItsLastValue() {
+        #expect(
+            JSONSyntax.valuePositions(in: Data(#"{"a": 1, "a": [2]}"#.utf8)) == [
+                "$": .init(line: 1, column: 1), "a": .init(line: 1, column: 15),
+                "a[0]": .init(line: 1, column: 16),
+            ])
+    }
+
+    @Test func textThatIsNotJSONHasNoPositions() {
+        #expect(JSONSyntax.valuePositions(in: Data("{\"a\": }".utf8)) == nil)
     }
 }

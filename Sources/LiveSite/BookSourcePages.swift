@@ -1,0 +1,183 @@
+import BookSources
+import Foundation
+import Literate
+import Weave
+
+/// This book's two pages of evidence, made from its bibliography and its citations at each
+/// build: `sources.html`, every source by publisher, and `this-book-decides.html`, every rule the
+/// book decides itself, by area. Links written `source:KEY` lead to their entries.
+///
+/// ```swift
+/// options.citations = BookSourcePages.make   // in BookSite.configure
+/// ```
+package enum BookSourcePages {
+    /// The pages for `book`, from `chapters/sources.json` and every citation of the book.
+    @Sendable package static func make(_ book: Book) -> CitationPages {
+        let found = BookCitations.collect(book)
+        let byEntry = found.byEntry
+        let sources = Dictionary(grouping: found.bibliography.sources, by: \.publisher)
+        let sourceGroups = publisherOrder(sources.keys).map { publisher in
+            CitationPages.Group(
+                title: publisher,
+                entries: (sources[publisher] ?? []).sorted { $0.label < $1.label }.map { source in
+                    entry(
+                        key: source.key, heading: source.label, body: body(source), url: source.url,
+                        citations: byEntry[source.key] ?? [])
+                })
+        }
+        var byArea: [String: [Bibliography.Decision]] = [:]
+        for decision in found.bibliography.decisions {
+            let first = byEntry[decision.key]?.first?.location.path
+            byArea[first.map(area) ?? Area.tooling.title, default: []].append(decision)
+        }
+        let decisionGroups = Area.allCases.map(\.title).compactMap { title -> CitationPages.Group? in
+            guard let decisions = byArea[title] else { return nil }
+            return CitationPages.Group(
+                title: title,
+                entries: decisions.sorted { $0.label < $1.label }.map { decision in
+                    entry(
+                        key: decision.key, heading: decision.label, body: decision.reason, url: nil,
+                        citations: byEntry[decision.key] ?? [])
+                })
+        }
+        // Problems of the bibliography show on the site; unknown labels in tests are left to
+        // `workbook check`, and unknown keys in prose are broken links of the build.
+        let problems = found.diagnostics.filter {
+            $0.location?.path == Bibliography.path && $0.severity == .error
+        }
+        return CitationPages(
+            scheme: "source",
+            pages: [
+                CitationPages.Page(
+                    file: "sources.md", kind: "sources", title: "Sources",
+                    introduction: sourcesIntroduction(explainedIn: explainingChapter(book)),
+                    groups: sourceGroups, homeHeading: "Evidence"),
+                CitationPages.Page(
+                    file: "this-book-decides.md", kind: "decisions", title: "What this book decides",
+                    introduction: decisionsIntroduction, groups: decisionGroups, homeHeading: "Evidence"),
+            ],
+            diagnostics: problems)
+    }
+
+    /// An entry cited by `citations`: those in the site's Markdown are placed on their pages,
+    /// the others (test files, code) listed as `path:line`.
+    private static func entry(key: String, heading: String, body: String, url: String?, citations: [Citation])
+        -> CitationPages.Entry
+    {
+        var onPages: [(page: String, line: Int)] = []
+        var elsewhere: [String] = []
+        for citation in citations where citation.form == .label {
+            let path = citation.location.path
+            if path.hasSuffix(".md") {
+                onPages.append((path, citation.location.line))
+            } else {
+                elsewhere.append("\(path):\(citation.location.line)")
+            }
+        }
+        return CitationPages.Entry(
+            key: key, heading: heading, body: body, url: url, citedOnPages: onPages, citedElsewhere: elsewhere
+        )
+    }
+
+    /// A source's description: its title, publisher and where to read it.
+    private static func body(_ source: Bibliography.Source) -> String {
+        var text = "*\(MarkdownText.escape(source.title))*. \(MarkdownText.escape(source.publisher)). "
+        if let url = source.url {
+            let shown = HTML.escape(url)
+            text +=
+                "<a href=\"\(shown)\" target=\"_blank\" rel=\"noopener\">\(shown)</a>, read \(source.read)."
+        } else {
+            text += "No public copy: the book quotes none of it, and a reader cannot follow a link to it."
+        }
+        return text
+    }
+
+    /// Li2 first (the system the book teaches), then the platforms, then standards, then the rest
+    /// alphabetically, practitioners last, and the documents with no public copy after them.
+    static func publisherOrder(_ publishers: Dictionary<String, [Bibliography.Source]>.Keys) -> [String] {
+        let preferred = [
+            "Li2", "Apple", "Android", "AOSP", "Google Play", "Google", "Firebase", "IETF", "WHATWG",
+        ]
+        func rank(_ publisher: String) -> Int {
+            publisher.hasPrefix("Practitioner") ? 1 : publisher.hasPrefix("Source material") ? 2 : 0
+        }
+        let rest = publishers.filter { !preferred.contains($0) }.sorted {
+            (rank($0), $0) < (rank($1), $1)
+        }
+        return preferred.filter { publishers.contains($0) } + rest
+    }
+
+    /// The areas of "What this book decides", from where a decision is first cited.
+    enum Area: CaseIterable {
+        case sdk, mockServer, matchers, tooling
+
+        var title: String {
+            switch self {
+            case .sdk: "The SDK"
+            case .mockServer: "The mock server"
+            case .matchers: "The matchers and linters"
+            case .tooling: "The workbook's tools"
+            }
+        }
+    }
+
+    /// The area of a file of the book: a chapter by its number, a test or source file by its module.
+    static func area(_ path: String) -> String {
+        let parts = path.split(separator: "/").map(String.init)
+        if parts.first == "chapters", let name = parts.last, let number = Int(name.prefix(2)) {
+            switch number {
+            case 5, 6, 7, 9, 10, 18, 19, 20, 22, 23: return Area.sdk.title
+            case 8, 21: return Area.mockServer.title
+            case 1, 2, 3, 4, 14, 15, 16, 17: return Area.matchers.title
+            default: return Area.tooling.title
+            }
+        }
+        let module = parts.count > 1 ? parts[1] : ""
+        let sdk = [
+            "Li2SDK", "Li2SDKTests", "Li2SDKAPITests", "Li2JourneyTests", "Simulator", "SimulatorTests",
+        ]
+        let server = [
+            "MockServer", "MockServerTests", "MockServerTesting", "AttributionService",
+            "AttributionServiceTests",
+            "HTTPCore", "HTTPCoreTests", "HTTPDemoApp", "MicroHTTPDServer", "MicroHTTPDServerTests",
+            "EventLog",
+            "EventLogTests",
+        ]
+        let matchers = ["DeepLinkCore", "DeepLinkCoreTests", "Doctor", "DoctorTests"]
+        if parts.first == "Examples" || sdk.contains(module) { return Area.sdk.title }
+        if server.contains(module) { return Area.mockServer.title }
+        if matchers.contains(module) { return Area.matchers.title }
+        return Area.tooling.title
+    }
+
+    /// The heading of the section that explains how citations are written.
+    static let explainingHeading = "Sources and citations"
+
+    /// The chapter with that section, if the book has one.
+    static func explainingChapter(_ book: Book) -> String? {
+        book.chapters.first { $0.source.contains("\n## \(explainingHeading)\n") }?.path
+    }
+
+    static func sourcesIntroduction(explainedIn chapter: String?) -> String {
+        var text = """
+            Every source this book cites, by publisher. A label in the text, such as *Apple: Supporting
+            associated domains*, leads here; each entry opens its source in a new tab and lists every
+            section of the book that cites it, and every test that checks a fact from it (as a file and
+            a line). Where a source has no public copy, the entry says so. What the book decides itself
+            is on [What this book decides](this-book-decides.md).
+            """
+        if let chapter {
+            text +=
+                " How labels are written and checked: [\(explainingHeading)](\(chapter)#sources-and-citations)."
+        }
+        return text
+    }
+
+    static let decisionsIntroduction = """
+        Where Li2 and the platforms say nothing, or leave a choice, this book decides: the mock
+        server's extra answers and limits, this SDK's additions, the conventions of its tools. None
+        of it is a promise of the real Li2 service, so code written against Li2 must not rely on
+        any of it. Each decision gives its reason and where the book relies on it. The sources the
+        book follows are on [Sources](sources.md).
+        """
+}
