@@ -2,10 +2,10 @@
 // change the chapter and re-tangle.
 // Source: chapters/21-inside-the-attribution-service.md
 // Source: chapters/08-the-track-open-protocol.md
-// Body hash: fnv1a64-c3e5462ea20b891c
+// Body hash: fnv1a64-4daacc30244ddf1c
 import Foundation
 
-#sourceLocation(file:"chapters/21-inside-the-attribution-service.md",line:1259)
+#sourceLocation(file:"chapters/21-inside-the-attribution-service.md",line:1277)
 /// The two keys of a workspace and the rule for who may call what.
 ///
 /// A **publishable** key (`li2_pk_…`) ships inside the app, so everyone can read it: it may
@@ -42,7 +42,7 @@ public struct APIKeys: Equatable, Sendable {
     }
 
     // chunk: authorize-a-key
-    #sourceLocation(file:"chapters/08-the-track-open-protocol.md",line:277)
+    #sourceLocation(file:"chapters/08-the-track-open-protocol.md",line:302)
     /// The kind of a key that passed, or the refusal: 401 when no valid key was presented or
     /// the secret key asks to track, 403 when a valid publishable key asks to manage.
     @discardableResult
@@ -63,7 +63,7 @@ public struct APIKeys: Equatable, Sendable {
         }
     }
 
-    #sourceLocation(file:"chapters/21-inside-the-attribution-service.md",line:1296)
+    #sourceLocation(file:"chapters/21-inside-the-attribution-service.md",line:1314)
     /// Compares every byte whatever the first difference, so the time an answer takes does not
     /// tell an attacker how much of a guessed key was right.
     static func constantTimeEqual(_ lhs: String, _ rhs: String) -> Bool {

@@ -2,11 +2,11 @@
 // change the chapter and re-tangle.
 // Source: chapters/21-inside-the-attribution-service.md
 // Source: chapters/08-the-track-open-protocol.md
-// Body hash: fnv1a64-c580b32e7a21c015
+// Body hash: fnv1a64-15625a8149a3b8f4
 import DeepLinkCore
 import Foundation
 
-#sourceLocation(file:"chapters/21-inside-the-attribution-service.md",line:349)
+#sourceLocation(file:"chapters/21-inside-the-attribution-service.md",line:355)
 /// What a `track/open` request offers to match on, decided from the body alone, before any
 /// store is read.
 ///
@@ -62,7 +62,7 @@ public enum Candidate: Equatable, Sendable {
         return .immediate(domain: host, key: String(key))
     }
 }
-#sourceLocation(file:"chapters/21-inside-the-attribution-service.md",line:413)
+#sourceLocation(file:"chapters/21-inside-the-attribution-service.md",line:419)
 /// Reads the deep link the short-link redirect planted in the Play Store install referrer.
 ///
 /// The redirect sends the user to
@@ -81,7 +81,7 @@ public enum InstallReferrerDecoder {
     public static let parameterName = "li2_dl"
 
     // chunk: decode-install-referrer
-    #sourceLocation(file:"chapters/08-the-track-open-protocol.md",line:227)
+    #sourceLocation(file:"chapters/08-the-track-open-protocol.md",line:243)
     /// The decoded `li2_dl` value, or nil when the referrer has none (the user found the app
     /// in the store by themselves) or it is empty or not valid percent-encoding.
     public static func deepLink(in referrer: String) -> String? {
@@ -94,7 +94,7 @@ public enum InstallReferrerDecoder {
         return nil
     }
 
-    #sourceLocation(file:"chapters/21-inside-the-attribution-service.md",line:432)
+    #sourceLocation(file:"chapters/21-inside-the-attribution-service.md",line:438)
     /// The referrer string the short-link redirect puts in the Play Store URL, before that
     /// URL's own encoding: `li2_dl=` and the link, percent-encoded.
     public static func referrer(for link: String) -> String {

@@ -2,10 +2,10 @@
 // change the chapter and re-tangle.
 // Source: chapters/21-inside-the-attribution-service.md
 // Source: chapters/08-the-track-open-protocol.md
-// Body hash: fnv1a64-e85d109af58d8e2e
+// Body hash: fnv1a64-6a3007efdba625f5
 import Foundation
 
-#sourceLocation(file:"chapters/21-inside-the-attribution-service.md",line:1051)
+#sourceLocation(file:"chapters/21-inside-the-attribution-service.md",line:1068)
 extension AttributionService {
     /// Answers `POST /api/v1/track/open`.
     ///
@@ -55,7 +55,7 @@ extension AttributionService {
         }
     }
     // chunk: resolve-a-candidate
-    #sourceLocation(file:"chapters/08-the-track-open-protocol.md",line:126)
+    #sourceLocation(file:"chapters/08-the-track-open-protocol.md",line:133)
     /// Looks the candidate up: the link, how it was found, or why not.
     func resolve(
         _ candidate: Candidate, platform: Platform, at now: Date
@@ -81,7 +81,7 @@ extension AttributionService {
         }
     }
 
-    #sourceLocation(file:"chapters/21-inside-the-attribution-service.md",line:1107)
+    #sourceLocation(file:"chapters/21-inside-the-attribution-service.md",line:1124)
     /// An installed app opened by its link: a Universal Link on iOS, an App Link on Android,
     /// and a plain `immediate` when the caller's platform is unknown.
     static func immediateMethod(on platform: Platform) -> MatchMethod {

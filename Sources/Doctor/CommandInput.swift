@@ -88,7 +88,7 @@ package enum CommandInput {
         let scheme = url.scheme?.lowercased()
         guard scheme == "https" || scheme == "http" else {
             throw CommandError.badInput(
-                "'\(text)' is not a web URL; Universal Links are https:// URLs on an associated domain")
+                "'\(text)' is not a web URL; Universal Links are http or https URLs on an associated domain")
         }
         guard let host = url.host, !host.isEmpty else {
             throw CommandError.badInput("'\(text)' has no host")

@@ -37,8 +37,8 @@ package enum FetchOutcome: Equatable, Sendable {
     case failed(String)
 }
 
-/// The doctor's verdict on a site, computed from the two fetched files and nothing else, so
-/// that it is a pure function tests can call with made-up responses.
+/// The doctor's verdict on a site, computed from the fetched files and nothing else, so that it
+/// is a pure function tests can call with made-up responses.
 ///
 /// ```swift
 /// let report = DoctorReport(target: target, aasa: aasaOutcome, assetLinks: assetLinksOutcome)
@@ -53,10 +53,40 @@ package struct DoctorReport: Equatable, Sendable {
     /// Every platform passes: the exit status is 0.
     package var passed: Bool { ios.passed && android.passed }
 
-    package init(target: DoctorTarget, aasa: FetchOutcome, assetLinks: FetchOutcome) {
+    /// `included` holds what fetching each statement list that `assetlinks.json` includes gave
+    /// (``includedURLs(_:)`` says which to fetch); a list the file includes but `included` lacks
+    /// is reported as not fetched.
+    package init(
+        target: DoctorTarget, aasa: FetchOutcome, assetLinks: FetchOutcome,
+        included: [URL: FetchOutcome] = [:]
+    ) {
         self.target = target
         ios = PlatformCheck.ios(aasa, url: target.aasaURL, link: target.link)
-        android = PlatformCheck.android(assetLinks, url: target.assetLinksURL, link: target.link)
+        android = PlatformCheck.android(
+            assetLinks, url: target.assetLinksURL, link: target.link, included: included)
+    }
+
+    /// How many included statement lists the doctor fetches: Android reads one level of includes
+    /// here, and a file that names more lists than this is reported, not fetched in full.
+    package static let includeLimit = 4
+
+    /// The statement lists a fetched `assetlinks.json` includes, to fetch next: https addresses
+    /// only (plain http on the loopback interface too, for testing), each once, at most
+    /// ``includeLimit``.
+    package static func includedURLs(_ assetLinks: FetchOutcome) -> [URL] {
+        guard case .response(let response) = assetLinks, response.statusCode == 200,
+            let includes = try? AssetLinks.includes(from: response.body)
+        else { return [] }
+        var urls: [URL] = []
+        for include in includes {
+            guard let url = URL(string: include.url), let scheme = url.scheme?.lowercased(),
+                let host = url.host?.lowercased(),
+                scheme == "https" || (scheme == "http" && DoctorTarget.loopbackHosts.contains(host)),
+                !urls.contains(url)
+            else { continue }
+            urls.append(url)
+        }
+        return Array(urls.prefix(includeLimit))
     }
 }
 
@@ -90,6 +120,8 @@ package struct PlatformCheck: Equatable, Sendable {
     var openers: Openers?
     /// A response arrived and no finding is an error.
     var passed: Bool
+    /// The statement lists the file includes, each checked as the file itself (Android only).
+    var included: [PlatformCheck] = []
 
     /// What differs between the platforms: the hosting rules, the file's lint, and who the file
     /// lets open a link.
@@ -125,8 +157,36 @@ package struct PlatformCheck: Equatable, Sendable {
         check(outcome, url: url, link: link, rules: iosRules)
     }
 
-    static func android(_ outcome: FetchOutcome, url: URL, link: URL?) -> PlatformCheck {
-        check(outcome, url: url, link: link, rules: androidRules)
+    /// The file, then each statement list it includes, fetched or not: the include's own
+    /// findings count, and the apps it grants open the link too.
+    static func android(_ outcome: FetchOutcome, url: URL, link: URL?, included: [URL: FetchOutcome] = [:])
+        -> PlatformCheck
+    {
+        var file = check(outcome, url: url, link: link, rules: androidRules)
+        guard case .response(let response) = outcome, response.statusCode == 200,
+            let includes = try? AssetLinks.includes(from: response.body), !includes.isEmpty
+        else { return file }
+        let fetchable = DoctorReport.includedURLs(outcome)
+        for include in includes {
+            guard let includeURL = URL(string: include.url), fetchable.contains(includeURL) else {
+                file.findings.append(
+                    LintFinding(
+                        .warning, "assetlinks.include-not-fetched", at: "[\(include.index)].include",
+                        "not fetched: the doctor follows up to \(DoctorReport.includeLimit) https includes"))
+                continue
+            }
+            let nested = check(
+                included[includeURL] ?? .failed("not fetched"), url: includeURL, link: link,
+                rules: androidRules)
+            file.included.append(nested)
+            if case .apps(let apps)? = nested.openers, case .apps(let own)? = file.openers {
+                file.openers = .apps(own + apps.filter { !own.contains($0) })
+            } else if case .apps? = nested.openers, file.openers == .unknown {
+                file.openers = nested.openers
+            }
+        }
+        file.passed = file.passed && file.included.allSatisfy(\.passed)
+        return file
     }
 
     /// Hosting findings first; then, for a 200 that is strict JSON, the file's own findings and
@@ -224,17 +284,18 @@ extension DoctorReport {
 
     private func section(_ check: PlatformCheck, title: String) -> [String] {
         var lines = ["\(title): \(check.url.absoluteString)", "  \(check.response)"]
-        lines += check.findings.map { "  \($0)" }
-        if let reason = check.fileNotChecked {
-            lines.append("  file not checked: \(reason)")
-        } else if check.findings.isEmpty {
-            lines.append("  no problems found")
+        lines += findingLines(check, indent: "  ")
+        for nested in check.included {
+            lines.append("  included: \(nested.url.absoluteString)")
+            lines.append("    \(nested.response)")
+            lines += findingLines(nested, indent: "    ")
         }
         if let openers = check.openers {
             lines.append("  " + openersLine(check.platform, openers, passed: check.passed))
         }
-        let errors = check.findings.filter { $0.severity == .error }.count
-        let warnings = check.findings.count - errors
+        let findings = check.findings + check.included.flatMap(\.findings)
+        let errors = findings.filter { $0.severity == .error }.count
+        let warnings = findings.count - errors
         var counts: [String] = []
         if errors > 0 { counts.append(errors == 1 ? "1 error" : "\(errors) errors") }
         if warnings > 0 { counts.append(warnings == 1 ? "1 warning" : "\(warnings) warnings") }
@@ -242,6 +303,17 @@ extension DoctorReport {
         lines.append(
             "  verdict: \(verdictWord(check))"
                 + (counts.isEmpty ? "" : " (\(counts.joined(separator: ", ")))"))
+        return lines
+    }
+
+    /// A check's findings, or why its file was not checked, or that it has no problem.
+    private func findingLines(_ check: PlatformCheck, indent: String) -> [String] {
+        var lines = check.findings.map { indent + "\($0)" }
+        if let reason = check.fileNotChecked {
+            lines.append(indent + "file not checked: \(reason)")
+        } else if check.findings.isEmpty {
+            lines.append(indent + "no problems found")
+        }
         return lines
     }
 

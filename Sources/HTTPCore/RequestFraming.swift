@@ -12,10 +12,19 @@ import Foundation
 /// // throws 400 conflicting_content_length
 /// ```
 public enum RequestFraming {
+    /// Whether a request of `version` follows HTTP/1.1's rules: 1.1 itself, and 1.2 to 1.9, which a
+    /// recipient processes as the highest minor version it implements (RFC 9110 §2.5), as
+    /// libmicrohttpd does (it passes them on as 1.x; only 0.x and 2.x and later get its 505).
+    public static func isHTTP11(_ version: String) -> Bool {
+        let bytes = Array(version.utf8)
+        guard bytes.count == 8, version.hasPrefix("HTTP/1.") else { return false }
+        return (UInt8(ascii: "1")...UInt8(ascii: "9")).contains(bytes[7])
+    }
+
     /// Throws the refusal for a request whose head breaks a framing rule; returns for any other.
     public static func check(headers: HTTPHeaders, version: String) throws(HTTPError) {
         let hosts = headers.values(for: "Host")
-        if version == "HTTP/1.1", hosts.count != 1 {
+        if isHTTP11(version), hosts.count != 1 {
             throw HTTPError(
                 .badRequest, code: "invalid_host",
                 message: hosts.isEmpty

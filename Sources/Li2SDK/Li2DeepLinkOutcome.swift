@@ -2,11 +2,11 @@
 // change the chapter and re-tangle.
 // Source: chapters/18-inside-deferred-links.md
 // Source: chapters/05-deferred-deep-links.md
-// Body hash: fnv1a64-93a6f7b0842cb96e
+// Body hash: fnv1a64-095f8de055ba78e4
 import Foundation
 
 // chunk: li2-deep-link-outcome
-#sourceLocation(file:"chapters/05-deferred-deep-links.md",line:164)
+#sourceLocation(file:"chapters/05-deferred-deep-links.md",line:184)
 /// What became of one link lookup. The app navigates; the SDK never does.
 ///
 /// ```swift

@@ -210,8 +210,10 @@ struct Handlers: Sendable {
     }
 
     /// Lead and sale share everything but the body type. Every refusal, the key check's 401
-    /// included, answers with the conversion envelope, its `code` the HTTP status, as Li2's
-    /// conversion endpoints do (Li2SDK 0.2.0 reads the envelope's `message` on every non-2xx).
+    /// included, answers with the conversion envelope, its `code` the HTTP status: Li2SDK 0.2.0
+    /// reads the envelope's `message` on every non-2xx, and no Li2 document shows the body of a
+    /// key error, so the envelope for those is this book's choice
+    /// (source: "book-key-errors-in-conversion-envelope").
     func conversion<Body: Decodable, Payload>(
         _ request: HTTPRequest, _ type: Body.Type,
         call: (Body) async throws(ServiceError) -> Answer<ConversionEnvelope<Payload>>

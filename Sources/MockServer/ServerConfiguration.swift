@@ -6,6 +6,7 @@ import Foundation
 ///
 /// ```json
 /// {
+///   "defaultCurrency": "usd",
 ///   "linkDomains": ["go.example"],
 ///   "siteOrigin": "http://localhost:8080",
 ///   "ios": {"teamID": "ABCDE12345", "bundleID": "com.example.shop", "appStoreID": "1234567890"},
@@ -87,6 +88,10 @@ public struct ServerConfiguration: Codable, Equatable, Sendable {
     /// grew its RSS by 5.4 MB).
     public static let defaultDeferredRecordLimit = 50_000
 
+    /// The currency of a sale that names none (three letters of ISO 4217): Li2 uses the
+    /// organisation's default (Li2SDK 0.2.0's README); the mock has no organisation, so this
+    /// stands in for it. Absent means `usd`.
+    public var defaultCurrency: String?
     public var linkDomains: [String]
     /// The origin of the web site allowed to call the API from a browser (CORS).
     public var siteOrigin: String?
@@ -122,16 +127,18 @@ public struct ServerConfiguration: Codable, Equatable, Sendable {
     }
 
     public init(
-        linkDomains: [String], siteOrigin: String? = nil, ios: IOSApp? = nil, android: AndroidApp? = nil,
-        links: [ConfiguredLink] = [], keys: Keys, deferredRecordTTLSeconds: Int? = nil,
+        defaultCurrency: String? = nil, linkDomains: [String], siteOrigin: String? = nil, ios: IOSApp? = nil,
+        android: AndroidApp? = nil, links: [ConfiguredLink] = [], keys: Keys,
+        deferredRecordTTLSeconds: Int? = nil,
         conversionTracking: Bool? = nil, limits: Limits? = nil
     ) {
         (
-            self.linkDomains, self.siteOrigin, self.ios, self.android, self.links, self.keys,
+            self.defaultCurrency, self.linkDomains, self.siteOrigin, self.ios, self.android, self.links,
+            self.keys,
             self.deferredRecordTTLSeconds, self.conversionTracking, self.limits
         ) = (
-            linkDomains, siteOrigin, ios, android, links, keys, deferredRecordTTLSeconds, conversionTracking,
-            limits
+            defaultCurrency, linkDomains, siteOrigin, ios, android, links, keys, deferredRecordTTLSeconds,
+            conversionTracking, limits
         )
     }
 
@@ -172,6 +179,14 @@ public struct ServerConfiguration: Codable, Equatable, Sendable {
     /// Checks what the decoder cannot: key prefixes, domains, links, apps.
     public func validate() throws(ConfigurationError) {
         func fail(_ message: String) -> ConfigurationError { ConfigurationError(file: nil, message: message) }
+        if let defaultCurrency {
+            guard defaultCurrency.utf8.count == 3,
+                defaultCurrency.unicodeScalars.allSatisfy({ $0.isASCII && $0.properties.isAlphabetic })
+            else {
+                throw fail(
+                    "defaultCurrency: '\(defaultCurrency)' is not a three-letter ISO 4217 code such as usd")
+            }
+        }
         guard !linkDomains.isEmpty else { throw fail("linkDomains: at least one domain is required") }
         for (index, domain) in linkDomains.enumerated() {
             guard Self.isHostName(domain) else {
@@ -231,7 +246,8 @@ public struct ServerConfiguration: Codable, Equatable, Sendable {
             deferredRecordTTL: TimeInterval(deferredRecordTTLSeconds ?? 24 * 3_600),
             keys: APIKeys(publishable: keys.publishable, secret: keys.secret),
             conversionTracking: conversionTracking ?? true,
-            linksWithoutConversionTracking: Set(links.filter { $0.conversionTracking == false }.map(\.id)))
+            linksWithoutConversionTracking: Set(links.filter { $0.conversionTracking == false }.map(\.id)),
+            defaultCurrency: defaultCurrency ?? ConversionRules.defaultCurrency)
     }
 
     /// The configured links with their domains in lower case, as the link store keeps them.

@@ -2,7 +2,8 @@ import CommandLineKit
 import Foundation
 import Testing
 
-/// Source: this book: how every `workbook` and `literate` command reads its words and reports.
+/// How every `workbook` and `literate` command reads its words and reports
+/// (source: "this book: every command reads its words alike and exits 0, 1, 2 or 64").
 struct CommandLineToolTests {
     /// A console that keeps what is printed.
     final class Captured: @unchecked Sendable {
@@ -104,7 +105,8 @@ struct CommandLineToolTests {
         #expect(run.err == "error: the input is wrong\n")
     }
 
-    /// Source: this book: a file-system failure is `file: what went wrong (errno text)`.
+    /// A file-system failure is `file: what went wrong (errno text)`
+    /// (source: "this book: a Foundation file error without an errno is told in the C library's words").
     @Test func anUnexpectedFileErrorIsOneLineNamingTheFile() {
         let run = Self.run(["save"])
         #expect(run.code == .badInput)

@@ -166,35 +166,35 @@ struct ConsoleTranscriptTests {
 
     static let placeholderCases: [PlaceholderCase] = [
         .init(
-            id: "click-id", source: "this book: chapter 08, a clickId is 16 letters and digits",
+            id: "click-id", source: "this book: chapter 08, Trying it",
             pattern: "<clickId>", actual: "Ab3dEf6hIj9kLm2n", matches: true),
         .init(
-            id: "click-id-short", source: "this book: chapter 08, a clickId is 16 letters and digits",
+            id: "click-id-short", source: "this book: chapter 08, Trying it",
             pattern: "<clickId>", actual: "Ab3dEf6hIj9kLm2", matches: false),
         .init(
-            id: "click-id-dash", source: "this book: chapter 08, a clickId is 16 letters and digits",
+            id: "click-id-dash", source: "this book: chapter 08, Trying it",
             pattern: "<clickId>", actual: "Ab3dEf6h-j9kLm2n", matches: false),
         .init(
-            id: "in-a-link", source: "this book: chapter 05, the clipboard link carries li2_cid",
+            id: "in-a-link", source: "this book: chapter 08, Trying it",
             pattern: "https://go.example/summer?li2_cid=<li2_cid>",
             actual: "https://go.example/summer?li2_cid=In2wSGuQqH6agRSx", matches: true),
         .init(
-            id: "link-id", source: "this book: chapter 08, generated link ids", pattern: "<linkId>",
+            id: "link-id", source: "this book: chapter 08, Trying it", pattern: "<linkId>",
             actual: "link_In2wSGuQqH6agRSx", matches: true),
         .init(
-            id: "timestamp", source: "this book: chapter 08, events carry ISO 8601 instants",
+            id: "timestamp", source: "this book: chapter 08, Trying it",
             pattern: "<timestamp>",
             actual: "2025-06-15T15:06:40.000Z", matches: true),
         .init(
-            id: "timestamp-local", source: "this book: chapter 08, events carry UTC instants",
+            id: "timestamp-local", source: "this book: chapter 08, Trying it",
             pattern: "<timestamp>",
             actual: "2025-06-15T15:06:40+02:00", matches: false),
         .init(
-            id: "html-is-literal", source: "this book: console checker, unknown names are text",
+            id: "html-is-literal", source: "this book: chapter 13, Checked terminal sessions",
             pattern: "<code id=\"x\">a.b</code>", actual: "<code id=\"x\">a.b</code>", matches: true),
         .init(
             id: "regex-characters-are-literal",
-            source: "this book: console checker, only placeholders are patterns",
+            source: "this book: chapter 13, Checked terminal sessions",
             pattern: "a.b <clickId>", actual: "axb Ab3dEf6hIj9kLm2n", matches: false),
     ]
 

@@ -21,21 +21,26 @@ struct DoctorTargetTests {
 
     static let cases: [Case] = [
         Case(
-            id: "bare-domain-means-https", source: "this book: workbook doctor --help", input: "example.com",
+            id: "bare-domain-means-https",
+            source: "this book: workbook doctor takes a domain or a link, and a bare domain means https",
+            input: "example.com",
             expected: ("https://example.com", nil)),
         Case(
-            id: "host-is-lowercased", source: "RFC 3986 §3.2.2 (hosts are case-insensitive)",
+            id: "host-is-lowercased", source: "RFC 3986 §3.2.2",
             input: "HTTPS://Example.COM", expected: ("https://example.com", nil)),
         Case(
-            id: "path-makes-a-link", source: "this book: workbook doctor --help",
+            id: "path-makes-a-link",
+            source: "this book: workbook doctor takes a domain or a link, and a bare domain means https",
             input: "https://example.com/product/42?ref=mail#top",
             expected: ("https://example.com", "https://example.com/product/42?ref=mail#top")),
         Case(
-            id: "root-path-is-a-link", source: "this book: workbook doctor --help",
+            id: "root-path-is-a-link",
+            source: "this book: workbook doctor takes a domain or a link, and a bare domain means https",
             input: "https://example.com/",
             expected: ("https://example.com", "https://example.com/")),
         Case(
-            id: "domain-with-path", source: "this book: workbook doctor --help",
+            id: "domain-with-path",
+            source: "this book: workbook doctor takes a domain or a link, and a bare domain means https",
             input: "shop.example.com/cart",
             expected: ("https://shop.example.com", "https://shop.example.com/cart")),
         Case(
@@ -47,19 +52,31 @@ struct DoctorTargetTests {
             input: "http://localhost:9000",
             expected: ("http://localhost:9000", nil)),
         Case(
-            id: "plain-http-elsewhere", source: "Apple: Supporting associated domains (HTTPS only)",
+            id: "plain-http-elsewhere", source: "Apple: Supporting associated domains",
             input: "http://example.com", expected: nil),
         Case(
-            id: "other-scheme", source: "this book: workbook doctor --help", input: "ftp://example.com",
+            id: "other-scheme",
+            source: "this book: workbook doctor takes a domain or a link, and a bare domain means https",
+            input: "ftp://example.com",
             expected: nil),
-        Case(id: "words", source: "this book: workbook doctor --help", input: "not a domain", expected: nil),
         Case(
-            id: "single-label", source: "this book: workbook doctor --help", input: "intranet", expected: nil),
-        Case(id: "underscore", source: "RFC 1123 §2.1 (host names)", input: "exa_mple.com", expected: nil),
-        Case(id: "empty-label", source: "RFC 1123 §2.1 (host names)", input: "example..com", expected: nil),
+            id: "words",
+            source: "this book: workbook doctor takes a domain or a link, and a bare domain means https",
+            input: "not a domain", expected: nil),
         Case(
-            id: "scheme-only", source: "this book: workbook doctor --help", input: "https://", expected: nil),
-        Case(id: "empty", source: "this book: workbook doctor --help", input: "", expected: nil),
+            id: "single-label",
+            source: "this book: workbook doctor takes a domain or a link, and a bare domain means https",
+            input: "intranet", expected: nil),
+        Case(id: "underscore", source: "RFC 1123 §2.1", input: "exa_mple.com", expected: nil),
+        Case(id: "empty-label", source: "RFC 1123 §2.1", input: "example..com", expected: nil),
+        Case(
+            id: "scheme-only",
+            source: "this book: workbook doctor takes a domain or a link, and a bare domain means https",
+            input: "https://", expected: nil),
+        Case(
+            id: "empty",
+            source: "this book: workbook doctor takes a domain or a link, and a bare domain means https",
+            input: "", expected: nil),
     ]
 
     @Test(arguments: cases)
@@ -180,6 +197,59 @@ struct DoctorReportTests {
             ])
         #expect(report.ios.openers == .unknown)
         #expect(!report.passed)
+    }
+
+    /// Android reads a list that assetlinks.json includes as part of it, so the doctor fetches it
+    /// (one level) and checks it under the same hosting rules; its apps open the link too.
+    @Test func anIncludedStatementListIsFetchedAndCheckedAsPartOfTheFile() {
+        let file = #"[{"include": "https://cdn.example.com/statements.json"}]"#
+        let includedURL = URL(string: "https://cdn.example.com/statements.json")!
+        let assetLinks = Self.response("/.well-known/assetlinks.json", body: file)
+        #expect(DoctorReport.includedURLs(assetLinks) == [includedURL])
+        let included: FetchOutcome = .response(
+            FetchedResponse(
+                url: includedURL, statusCode: 200, contentType: "text/plain", body: Data(Self.assetLinks.utf8)
+            ))
+        let report = DoctorReport(
+            target: Self.target,
+            aasa: Self.response("/.well-known/apple-app-site-association", body: Self.aasa),
+            assetLinks: assetLinks, included: [includedURL: included])
+        #expect(report.android.openers == .apps(["com.example.shop"]))
+        #expect(!report.passed, "the included list is served with the wrong content type")
+        #expect(
+            Array(report.lines.drop { !$0.hasPrefix("Android") }) == [
+                "Android (App Links): https://example.com/.well-known/assetlinks.json",
+                "  status 200, Content-Type: application/json, 56 bytes",
+                "  no problems found",
+                "  included: https://cdn.example.com/statements.json",
+                "    status 200, Content-Type: text/plain, 259 bytes",
+                "    error hosting.content-type response.headers.Content-Type: Content-Type is text/plain; it "
+                    + "must be application/json",
+                "  apps verified to open the link: com.example.shop (if their intent filters take the path), "
+                    + "once the errors are fixed",
+                "  verdict: FAIL (1 error)",
+                "",
+                "Result: iOS pass, Android FAIL",
+            ])
+    }
+
+    /// An include that could not be fetched is no answer: the platform fails, saying why.
+    @Test func anIncludeThatWasNotFetchedFailsTheCheck() {
+        let file =
+            #"[{"include": "https://cdn.example.com/statements.json"}, {"include": "ftp://x.example/a"}]"#
+        let report = DoctorReport(
+            target: Self.target,
+            aasa: Self.response("/.well-known/apple-app-site-association", body: Self.aasa),
+            assetLinks: Self.response("/.well-known/assetlinks.json", body: file))
+        #expect(!report.android.passed)
+        #expect(report.android.included.map(\.response) == ["no response: not fetched"])
+        #expect(
+            report.android.findings.map(\.description) == [
+                "error assetlinks.include-url [1].include: \"ftp://x.example/a\" is not an https URL; an include "
+                    + "names another statement list by its https address",
+                "warning assetlinks.include-not-fetched [1].include: not fetched: the doctor follows up to 4 https "
+                    + "includes",
+            ])
     }
 
     @Test func onlyHandleAllURLsStatementsNameAndroidApps() throws {

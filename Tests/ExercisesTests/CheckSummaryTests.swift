@@ -3,7 +3,9 @@ import Testing
 
 @testable import Exercises
 
-/// Source: this book: the exercises README; a check names every failure with `--all`.
+/// A check shows the first eight failures in full and names the rest; with `--all` it shows every
+/// one, as the exercises README says
+/// (source: "this book: an exercise check shows eight failures in full, and --all every one").
 struct CheckSummaryTests {
     static let exercise = Exercise(
         id: "05-many", number: 5, slug: "many", folder: URL(fileURLWithPath: "/nonexistent/05-many"),

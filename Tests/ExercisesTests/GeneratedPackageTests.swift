@@ -4,8 +4,9 @@ import Testing
 
 @testable import Exercises
 
-/// Source: this book: exercises/INSTRUCTORS.md, "Dependencies": an exercise that imports the
-/// book's `DeepLinkCore` or its SDK, `Li2SDK`, gets it linked from the repository's `Sources/`.
+/// An exercise that imports the book's `DeepLinkCore` or its SDK, `Li2SDK`, gets it linked from the
+/// repository's `Sources/`, as exercises/INSTRUCTORS.md says under "Dependencies"
+/// (source: "this book: exercises link the book's own DeepLinkCore and Li2SDK").
 struct GeneratedPackageTests {
     /// A repository with `Sources/DeepLinkCore`, optionally `Sources/Li2SDK`, and three exercises:
     /// one importing nothing of the book, one importing `DeepLinkCore`, one importing `Li2SDK`.

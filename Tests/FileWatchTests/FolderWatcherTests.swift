@@ -8,7 +8,9 @@ private func snapshot(_ files: [String: (Double, Int)]) -> FolderSnapshot {
     FolderSnapshot(files: files.mapValues { FileStamp(modified: $0.0, size: $0.1) })
 }
 
-/// Source: this book: the live site rebuilds on a settled change; an exercise's watch re-checks.
+/// The live site rebuilds once a change to the watched files has settled
+/// (source: "this book: the live site rebuilds once a change to the watched files has settled"); an
+/// exercise's watch re-checks.
 @Suite("Watching folders")
 struct FolderWatcherTests {
     static let folders = ["chapters", "exercises", "site"]
@@ -33,26 +35,32 @@ struct FolderWatcherTests {
 
     static let debounceCases: [DebounceCase] = [
         .init(
-            id: "nothing-changed", source: "this book: live site, rebuild on change only",
+            id: "nothing-changed",
+            source: "this book: the live site rebuilds once a change to the watched files has settled",
             steps: [("initial", 0.15), ("initial", 0.30)], expected: [nil, nil]),
         .init(
-            id: "change-then-quiet", source: "this book: live site, debounce",
+            id: "change-then-quiet",
+            source: "this book: the live site rebuilds once a change to the watched files has settled",
             steps: [("edited", 0.15), ("edited", 0.18)], expected: [nil, ["chapters/01-a.md"]]),
         .init(
-            id: "change-too-soon", source: "this book: an editor's save is several writes",
+            id: "change-too-soon",
+            source: "this book: the live site rebuilds once a change to the watched files has settled",
             steps: [("edited", 0.15), ("edited", 0.16), ("edited", 0.19)],
             expected: [nil, nil, ["chapters/01-a.md"]]),
         .init(
-            id: "second-write-restarts-the-wait", source: "this book: an editor's save is several writes",
+            id: "second-write-restarts-the-wait",
+            source: "this book: the live site rebuilds once a change to the watched files has settled",
             steps: [
                 ("edited", 0.15), ("edited-again", 0.18), ("edited-again", 0.20), ("edited-again", 0.21),
             ],
             expected: [nil, nil, nil, ["chapters/01-a.md"]]),
         .init(
-            id: "change-undone", source: "this book: nothing to rebuild",
+            id: "change-undone",
+            source: "this book: the live site rebuilds once a change to the watched files has settled",
             steps: [("edited", 0.15), ("initial", 0.18), ("initial", 0.30)], expected: [nil, nil, nil]),
         .init(
-            id: "file-added", source: "this book: live site, watch site/",
+            id: "file-added",
+            source: "this book: the live site rebuilds once a change to the watched files has settled",
             steps: [("added", 0.15), ("added", 0.30), ("added", 0.45)],
             expected: [nil, ["site/home.md"], nil]),
     ]

@@ -95,35 +95,43 @@ struct RoutePatternTests {
 
     static let cases: [PatternCase] = [
         PatternCase(
-            id: "literal", source: "this book: house style, The server", pattern: "/health", path: "/health",
+            id: "literal", source: "this book: the HTTP core matches routes segment by segment",
+            pattern: "/health", path: "/health",
             expected: .init()),
         PatternCase(
-            id: "literal-mismatch", source: "this book: house style, The server", pattern: "/health",
+            id: "literal-mismatch", source: "this book: the HTTP core matches routes segment by segment",
+            pattern: "/health",
             path: "/Health",
             expected: nil),
         PatternCase(
-            id: "parameter", source: "this book: house style, The server", pattern: "/links/{key}",
+            id: "parameter", source: "this book: the HTTP core matches routes segment by segment",
+            pattern: "/links/{key}",
             path: "/links/abc",
             expected: .init(["key": "abc"])),
         PatternCase(
-            id: "parameter-needs-a-segment", source: "this book: house style, The server",
+            id: "parameter-needs-a-segment",
+            source: "this book: the HTTP core matches routes segment by segment",
             pattern: "/links/{key}",
             path: "/links/",
             expected: nil),
         PatternCase(
-            id: "parameter-is-one-segment", source: "this book: house style, The server",
+            id: "parameter-is-one-segment",
+            source: "this book: the HTTP core matches routes segment by segment",
             pattern: "/links/{key}",
             path: "/links/a/b", expected: nil),
         PatternCase(
-            id: "remainder", source: "this book: house style, The server", pattern: "/site/{path...}",
+            id: "remainder", source: "this book: the HTTP core matches routes segment by segment",
+            pattern: "/site/{path...}",
             path: "/site/a/b.html",
             expected: .init(["path": "a/b.html"])),
         PatternCase(
-            id: "remainder-needs-a-segment", source: "this book: house style, The server",
+            id: "remainder-needs-a-segment",
+            source: "this book: the HTTP core matches routes segment by segment",
             pattern: "/site/{path...}",
             path: "/site", expected: nil),
         PatternCase(
-            id: "two-parameters", source: "this book: house style, The server", pattern: "/{domain}/{key}",
+            id: "two-parameters", source: "this book: the HTTP core matches routes segment by segment",
+            pattern: "/{domain}/{key}",
             path: "/go.example/x1",
             expected: .init(["domain": "go.example", "key": "x1"])),
     ]

@@ -5,7 +5,8 @@ import Testing
 /// send the same heads raw; these cover what libmicrohttpd refuses before the rules see it.
 @Suite("Request framing rules")
 struct RequestFramingTests {
-    /// Source: RFC 9112 §6.3 (a list of identical values may be one).
+    /// Lengths that differ are refused (source: "RFC 9112 §6.3"); a list of identical values may be
+    /// taken as one (source: "RFC 9110 §8.6").
     @Test func aListOfDifferentLengthsIsRefusedAndAListOfTheSameIsOne() throws {
         #expect(throws: HTTPError.self) {
             try RequestFraming.check(headers: ["Host": "a", "Content-Length": "2, 3"], version: "HTTP/1.1")

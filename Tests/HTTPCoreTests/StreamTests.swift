@@ -15,7 +15,8 @@ private final class CountingConnection: HTTPStreamConnection, @unchecked Sendabl
 
 /// The pure half of streaming, without an engine: what the content reader gets, and when the
 /// connection is parked and woken. MicroHTTPDServerTests run the same over loopback.
-/// Source: this book: house style, The server (the engine is a thin adapter).
+/// The engine is a thin adapter around this core
+/// (source: "this book: the HTTP core holds the server's rules, and the engine is a thin adapter").
 @Suite("Streams without an engine")
 struct StreamTests {
     private func read(_ stream: HTTPStream, _ connection: CountingConnection, capacity: Int = 64) -> (

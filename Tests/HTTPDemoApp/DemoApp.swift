@@ -101,10 +101,12 @@ package struct ShellCase: Sendable, CustomStringConvertible {
 
 package let shellCases: [ShellCase] = [
     ShellCase(
-        id: "health-ok", source: "this book: house style, The server", method: .get, target: "/health",
+        id: "health-ok", source: "this book: the HTTP core matches routes segment by segment", method: .get,
+        target: "/health",
         expected: jsonResponse(.ok, #"{"status":"ok"}"#)),
     ShellCase(
-        id: "unknown-path-404", source: "this book: house style, Errors and diagnostics", method: .get,
+        id: "unknown-path-404", source: "this book: errors are JSON values rendered in one place",
+        method: .get,
         target: "/nope",
         expected: jsonResponse(.notFound, #"{"error":{"code":"not_found","message":"no route for /nope"}}"#)),
     ShellCase(
@@ -123,7 +125,8 @@ package let shellCases: [ShellCase] = [
         target: "/api/v1/links/a%2Fb",
         expected: jsonResponse(.ok, #"{"key":"a/b"}"#)),
     ShellCase(
-        id: "remainder-parameter-takes-the-rest", source: "this book: house style, The server", method: .get,
+        id: "remainder-parameter-takes-the-rest",
+        source: "this book: the HTTP core matches routes segment by segment", method: .get,
         target: "/site/chapters/03-universal-links.html",
         expected: jsonResponse(.ok, #"{"path":"chapters/03-universal-links.html"}"#)),
     ShellCase(
@@ -135,7 +138,8 @@ package let shellCases: [ShellCase] = [
         headers: ["x-li2-key": "li2_pk_demo"],
         expected: jsonResponse(.ok, #"{"key":"li2_pk_demo"}"#)),
     ShellCase(
-        id: "thrown-http-error-is-rendered", source: "this book: publishable keys (401 without)",
+        id: "thrown-http-error-is-rendered",
+        source: "this book: errors are JSON values rendered in one place",
         method: .get, target: "/api/v1/secure",
         expected: jsonResponse(
             .unauthorized, #"{"error":{"code":"missing_key","message":"X-Li2-Key header is required"}}"#)),
@@ -144,31 +148,37 @@ package let shellCases: [ShellCase] = [
         headers: ["Content-Type": "application/json"], body: Data(#"{"name":"a","count":2}"#.utf8),
         expected: jsonResponse(.ok, #"{"count":2,"name":"a"}"#)),
     ShellCase(
-        id: "malformed-json-is-400", source: "RFC 8259", method: .post, target: "/api/v1/echo",
+        id: "malformed-json-is-400", source: "RFC 8259 §2", method: .post, target: "/api/v1/echo",
         body: Data(#"{"name":"#.utf8),
         expected: jsonResponse(
             .badRequest,
             #"{"error":{"code":"invalid_json","message":"request body is not valid JSON at line 1, column 9: "#
                 + #"the JSON text ends too early"}}"#)),
     ShellCase(
-        id: "wrong-type-names-the-field", source: "RFC 8259", method: .post, target: "/api/v1/echo",
+        id: "wrong-type-names-the-field", source: "this book: errors are JSON values rendered in one place",
+        method: .post, target: "/api/v1/echo",
         body: Data(#"{"name":"a","count":"two"}"#.utf8),
         expected: jsonResponse(
             .badRequest,
             #"{"error":{"code":"invalid_field","message":"field 'count' must be an integer"}}"#)),
     ShellCase(
-        id: "missing-field-names-the-field", source: "RFC 8259", method: .post, target: "/api/v1/echo",
+        id: "missing-field-names-the-field",
+        source: "this book: errors are JSON values rendered in one place", method: .post,
+        target: "/api/v1/echo",
         body: Data(#"{"name":"a"}"#.utf8),
         expected: jsonResponse(
             .badRequest, #"{"error":{"code":"missing_field","message":"field 'count' is required"}}"#)),
     ShellCase(
-        id: "array-element-type-names-the-index", source: "RFC 8259", method: .post, target: "/api/v1/echo",
+        id: "array-element-type-names-the-index",
+        source: "this book: errors are JSON values rendered in one place", method: .post,
+        target: "/api/v1/echo",
         body: Data(#"{"name":"a","count":1,"tags":["x",2]}"#.utf8),
         expected: jsonResponse(
             .badRequest,
             #"{"error":{"code":"invalid_field","message":"field 'tags[1]' must be a string"}}"#)),
     ShellCase(
-        id: "null-field-is-named", source: "RFC 8259", method: .post, target: "/api/v1/echo",
+        id: "null-field-is-named", source: "this book: errors are JSON values rendered in one place",
+        method: .post, target: "/api/v1/echo",
         body: Data(#"{"name":null,"count":1}"#.utf8),
         expected: jsonResponse(
             .badRequest,
@@ -179,19 +189,20 @@ package let shellCases: [ShellCase] = [
         expected: jsonResponse(
             .badRequest, #"{"error":{"code":"invalid_utf8","message":"request body is not valid UTF-8"}}"#)),
     ShellCase(
-        id: "empty-body-is-400", source: "RFC 8259", method: .post, target: "/api/v1/echo",
+        id: "empty-body-is-400", source: "RFC 8259 §2", method: .post, target: "/api/v1/echo",
         expected: jsonResponse(
             .badRequest,
             #"{"error":{"code":"invalid_json","message":"request body is empty; expected JSON"}}"#)),
     ShellCase(
-        id: "unexpected-error-is-a-generic-500", source: "this book: house style, Errors are values",
+        id: "unexpected-error-is-a-generic-500",
+        source: "this book: errors are JSON values rendered in one place",
         method: .get,
         target: "/boom",
         expected: jsonResponse(
             .internalServerError,
             #"{"error":{"code":"internal_error","message":"the server failed to handle the request"}}"#)),
     ShellCase(
-        id: "cors-preflight-is-204", source: "Fetch standard: CORS protocol", method: .options,
+        id: "cors-preflight-is-204", source: "WHATWG Fetch: CORS protocol", method: .options,
         target: "/api/v1/echo",
         headers: [
             "Origin": DemoApp.allowedOrigin, "Access-Control-Request-Method": "POST",
@@ -207,13 +218,14 @@ package let shellCases: [ShellCase] = [
                 "Vary": "Origin",
             ])),
     ShellCase(
-        id: "cors-request-gains-allow-origin", source: "Fetch standard: CORS protocol", method: .get,
+        id: "cors-request-gains-allow-origin", source: "WHATWG Fetch: CORS protocol", method: .get,
         target: "/health", headers: ["Origin": DemoApp.allowedOrigin],
         expected: jsonResponse(
             .ok, #"{"status":"ok"}"#,
             headers: ["Access-Control-Allow-Origin": DemoApp.allowedOrigin, "Vary": "Origin"])),
     ShellCase(
-        id: "cors-foreign-origin-preflight-is-403", source: "Fetch standard: CORS protocol",
+        id: "cors-foreign-origin-preflight-is-403",
+        source: "this book: CORS answers only the site's own origin, and a foreign preflight gets 403",
         method: .options, target: "/api/v1/echo",
         headers: ["Origin": "https://evil.example", "Access-Control-Request-Method": "POST"],
         expected: jsonResponse(
@@ -221,7 +233,7 @@ package let shellCases: [ShellCase] = [
             #"{"error":{"code":"cors_origin_not_allowed","message":"origin https://evil.example is not allowed"}}"#,
             headers: ["Vary": "Origin"])),
     ShellCase(
-        id: "cors-foreign-origin-request-gets-no-allow-origin", source: "Fetch standard: CORS protocol",
+        id: "cors-foreign-origin-request-gets-no-allow-origin", source: "WHATWG Fetch: CORS protocol",
         method: .get, target: "/health", headers: ["Origin": "https://evil.example"],
         expected: jsonResponse(.ok, #"{"status":"ok"}"#, headers: ["Vary": "Origin"])),
 ]

@@ -2,7 +2,7 @@
 // change the chapter and re-tangle.
 // Source: chapters/25-inside-the-testing-tools.md
 // Source: chapters/12-testing-deep-links.md
-// Body hash: fnv1a64-80dc0820791818ff
+// Body hash: fnv1a64-7aa629df2a729ca0
 import Foundation
 import Li2SDK
 import Testing
@@ -76,7 +76,7 @@ extension JourneyTests {
         }
     }
 }
-#sourceLocation(file:"chapters/25-inside-the-testing-tools.md",line:781)
+#sourceLocation(file:"chapters/25-inside-the-testing-tools.md",line:783)
 extension JourneyTests {
     struct ConsentCase: Sendable, CustomTestStringConvertible {
         enum Answer: Sendable {
@@ -95,14 +95,14 @@ extension JourneyTests {
 
     nonisolated static let consentCases: [ConsentCase] = [
         ConsentCase(
-            id: "empty", source: "this book: chapter 06, the empty-clipboard affordance", clipboard: nil,
+            id: "empty", source: "this book: chapter 06, The empty clipboard", clipboard: nil,
             answer: .continueWithNothingToPaste, reason: "clipboard_empty"),
         ConsentCase(
-            id: "optout", source: "this book: chapter 06, Not now",
+            id: "optout", source: "this book: chapter 06, The consent screen the app owns",
             clipboard: "https://go.example/summer?li2_cid=Ab3dE5fG7hJ9kL1m",
             answer: .notNow, reason: "opted_out"),
         ConsentCase(
-            id: "denied", source: "Apple: UIPasteControl (the iOS 16 paste alert), refused",
+            id: "denied", source: "Apple: UIPasteControl",
             clipboard: "https://go.example/summer?li2_cid=Ab3dE5fG7hJ9kL1m", answer: .directReadRefused,
             reason: "clipboard_denied"),
     ]
@@ -141,7 +141,7 @@ extension JourneyTests {
     }
 }
 // chunk: journey-android-install-referrer
-#sourceLocation(file:"chapters/12-testing-deep-links.md",line:137)
+#sourceLocation(file:"chapters/12-testing-deep-links.md",line:145)
 extension JourneyTests {
     @Test func aFirstLaunchOnAndroidFindsTheLinkInTheInstallReferrer() async throws {
         try await withMockServer { server in
@@ -163,7 +163,7 @@ extension JourneyTests {
         }
     }
 }
-#sourceLocation(file:"chapters/25-inside-the-testing-tools.md",line:862)
+#sourceLocation(file:"chapters/25-inside-the-testing-tools.md",line:864)
 extension JourneyTests {
     @Test func aDeferredRecordPastItsTimeToLiveMissesAsExpired() async throws {
         try await withMockServer { server in
@@ -178,7 +178,7 @@ extension JourneyTests {
         }
     }
 }
-#sourceLocation(file:"chapters/25-inside-the-testing-tools.md",line:885)
+#sourceLocation(file:"chapters/25-inside-the-testing-tools.md",line:887)
 extension JourneyTests {
     @Test func aLeadAndASaleAfterTheMatchAreAttributedToItsClick() async throws {
         try await withMockServer { server in

@@ -2,13 +2,13 @@
 // change the chapter and re-tangle.
 // Source: chapters/25-inside-the-testing-tools.md
 // Source: chapters/12-testing-deep-links.md
-// Body hash: fnv1a64-4b9bb2edfa6348d4
+// Body hash: fnv1a64-39c0c1581e7ae8ac
 import Foundation
 import Li2SDK
 import Testing
 
 // chunk: app-test-with-the-doubles
-#sourceLocation(file:"chapters/12-testing-deep-links.md",line:61)
+#sourceLocation(file:"chapters/12-testing-deep-links.md",line:69)
 /// How an app tests its own handling of outcomes with the SDK's public doubles: no server, no
 /// waiting, every request answered from a script.
 @MainActor

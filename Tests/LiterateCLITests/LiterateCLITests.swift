@@ -5,9 +5,10 @@ import LiterateCLI
 import TestSupport
 import Testing
 
-/// Source: this book: the engine's commands as a library, run in process. Their behaviour as a
-/// user sees it (the `workbook` and `literate` executables) is in WorkbookCLITests; these are
-/// what a host program relies on when it builds its own tool from them, as `workbook` does.
+/// The engine's commands as a library, run in process
+/// (source: "this book: chapter 13, The commands you will use"). Their behaviour as a user sees it
+/// (the `workbook` and `literate` executables) is in WorkbookCLITests; these are what a host
+/// program relies on when it builds its own tool from them, as `workbook` does.
 struct LiterateCLITests {
     /// What a command printed, and how it ended.
     final class Run: @unchecked Sendable {

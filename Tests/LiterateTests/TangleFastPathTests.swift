@@ -80,12 +80,19 @@ struct TangleFastPathTests {
     }
 
     static let names: [NameCase] = [
-        NameCase(id: "kebab-case", source: "this book: chapter 00", name: "route-table", isValid: true),
-        NameCase(id: "dots and underscores", source: "this book: chapter 00", name: "a.b_c-1", isValid: true),
-        NameCase(id: "empty", source: "this book: chapter 00", name: "", isValid: false),
-        NameCase(id: "digit first", source: "this book: chapter 00", name: "1abc", isValid: false),
-        NameCase(id: "non-ASCII letter", source: "this book: chapter 00", name: "café", isValid: false),
-        NameCase(id: "space", source: "this book: chapter 00", name: "a b", isValid: false),
+        NameCase(
+            id: "kebab-case", source: "this book: chapter 13, Named chunks", name: "route-table",
+            isValid: true),
+        NameCase(
+            id: "dots and underscores", source: "this book: chapter 13, Named chunks", name: "a.b_c-1",
+            isValid: true),
+        NameCase(id: "empty", source: "this book: chapter 13, Named chunks", name: "", isValid: false),
+        NameCase(
+            id: "digit first", source: "this book: chapter 13, Named chunks", name: "1abc", isValid: false),
+        NameCase(
+            id: "non-ASCII letter", source: "this book: chapter 13, Named chunks", name: "café",
+            isValid: false),
+        NameCase(id: "space", source: "this book: chapter 13, Named chunks", name: "a b", isValid: false),
     ]
 
     @Test(arguments: names)

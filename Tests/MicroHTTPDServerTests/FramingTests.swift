@@ -18,23 +18,23 @@ struct FramingCase: Sendable, CustomTestStringConvertible {
 }
 
 let framingCases: [FramingCase] = [
-    // libmicrohttpd 0.9.75 answers these itself, with its own HTML (chapter 8 says so).
+    // libmicrohttpd 0.9.75 answers these itself, with its own HTML (chapter 21, Refusals, says so).
     FramingCase(
-        id: "libmicrohttpd-length-of-2^64", source: "libmicrohttpd 0.9.75; RFC 9110 §15.5.14",
+        id: "libmicrohttpd-length-of-2^64", source: "this book: chapter 21, Refusals",
         head: "POST /api/v1/echo HTTP/1.1\r\nHost: a\r\nContent-Length: 18446744073709551616\r\n",
         status: 413),
     FramingCase(
-        id: "libmicrohttpd-long-target", source: "libmicrohttpd 0.9.75; RFC 9110 §15.5.15",
+        id: "libmicrohttpd-long-target", source: "this book: chapter 21, Refusals",
         head: "GET /" + String(repeating: "a", count: 40_000) + " HTTP/1.1\r\nHost: a\r\n", status: 414),
     FramingCase(
-        id: "libmicrohttpd-big-header", source: "libmicrohttpd 0.9.75; RFC 6585 §5",
+        id: "libmicrohttpd-big-header", source: "this book: chapter 21, Refusals",
         head: "GET /health HTTP/1.1\r\nHost: a\r\nX-Big: " + String(repeating: "b", count: 40_000) + "\r\n",
         status: 431),
     FramingCase(
-        id: "libmicrohttpd-http-2.0", source: "libmicrohttpd 0.9.75; RFC 9110 §15.6.6",
+        id: "libmicrohttpd-http-2.0", source: "this book: chapter 21, Refusals",
         head: "GET /health HTTP/2.0\r\nHost: a\r\n", status: 505),
     FramingCase(
-        id: "libmicrohttpd-bad-header-line", source: "libmicrohttpd 0.9.75; RFC 9112 §5",
+        id: "libmicrohttpd-bad-header-line", source: "this book: chapter 21, Refusals",
         head: "GET /health HTTP/1.1\r\nHost: a\r\nBad Header\r\n", status: 400),
     FramingCase(
         id: "two-different-lengths", source: "RFC 9112 §6.3",
@@ -48,7 +48,7 @@ let framingCases: [FramingCase] = [
         id: "a-list-of-different-lengths", source: "RFC 9112 §6.3",
         head: "POST /api/v1/echo HTTP/1.1\r\nHost: a\r\nContent-Length: 2, 3\r\n", body: "{}x", status: 400),
     FramingCase(
-        id: "the-same-length-twice", source: "RFC 9112 §6.3 (a list of identical values may be one)",
+        id: "the-same-length-twice", source: "RFC 9110 §8.6",
         head: "POST /api/v1/size HTTP/1.1\r\nHost: a\r\nContent-Length: 2\r\nContent-Length: 2\r\n",
         body: "{}", status: 200, answer: #"{"bytes":2}"#),
     FramingCase(
@@ -64,7 +64,23 @@ let framingCases: [FramingCase] = [
             #"{"error":{"code":"invalid_host","message":"the Host header is given more than once (RFC 9112 §3.2)"}}"#
     ),
     FramingCase(
-        id: "http-1.0-without-host", source: "RFC 9112 §3.2 (HTTP/1.1 only)",
+        // libmicrohttpd passes 1.2 to 1.9 on as 1.x; the shell applies HTTP/1.1's rules to them.
+        id: "http-1.2-without-host", source: "RFC 9110 §2.5",
+        head: "GET /health HTTP/1.2\r\n", status: 400,
+        answer:
+            #"{"error":{"code":"invalid_host","message":"an HTTP/1.1 request needs a Host header (RFC 9112 §3.2)"}}"#
+    ),
+    FramingCase(
+        id: "http-1.9-with-host", source: "RFC 9110 §2.5",
+        head: "GET /health HTTP/1.9\r\nHost: a\r\n", status: 200, answer: #"{"status":"ok"}"#),
+    FramingCase(
+        id: "libmicrohttpd-version-not-d.d", source: "this book: chapter 21, Refusals",
+        head: "GET /health HTTP/1.10\r\nHost: a\r\n", status: 400),
+    FramingCase(
+        id: "libmicrohttpd-http-0.9", source: "this book: chapter 21, Refusals",
+        head: "GET /health HTTP/0.9\r\nHost: a\r\n", status: 505),
+    FramingCase(
+        id: "http-1.0-without-host", source: "RFC 9112 §3.2",
         head: "GET /health HTTP/1.0\r\n", status: 200, answer: #"{"status":"ok"}"#),
     FramingCase(
         id: "identity-transfer-coding", source: "RFC 9112 §6.3",
@@ -94,7 +110,7 @@ let framingCases: [FramingCase] = [
             #"{"error":{"code":"invalid_transfer_encoding","message":"a request cannot have both Transfer-Encoding and Content-Length (RFC 9112 §6.1)"}}"#
     ),
     FramingCase(
-        id: "plain-chunked", source: "RFC 9112 §7.1",
+        id: "plain-chunked", source: "RFC 9112 §7",
         head: "POST /api/v1/size HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: Chunked\r\n",
         body: "2\r\n{}\r\n0\r\n\r\n", status: 200, answer: #"{"bytes":2}"#),
 ]

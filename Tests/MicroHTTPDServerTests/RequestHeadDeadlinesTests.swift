@@ -19,7 +19,8 @@ final class DeadlineProbe: @unchecked Sendable {
     }
 }
 
-/// Source: this book: chapter 12, a request head has a deadline that trickling does not reset.
+/// A request head has a deadline that trickling does not reset
+/// (source: "this book: chapter 12, What binding beyond localhost exposes").
 struct RequestHeadDeadlinesTests {
     @Test func aConnectionIsEndedOnceWhenItsHeadIsLate() {
         let probe = DeadlineProbe()

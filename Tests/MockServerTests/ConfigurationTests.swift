@@ -6,6 +6,7 @@ import HTTPCore
 import MockServer
 import MockServerTesting
 import Simulator
+import StrictJSON
 import Testing
 
 /// The repository root, found from this file's place in it.
@@ -47,6 +48,9 @@ let brokenConfigurations: [BrokenConfiguration] = [
         id: "no-deferred-records", change: { $0.limits = .init(deferredRecords: 0) },
         message: "limits.deferredRecords: must be positive"),
     BrokenConfiguration(
+        id: "currency", change: { $0.defaultCurrency = "dollars" },
+        message: "defaultCurrency: 'dollars' is not a three-letter ISO 4217 code such as usd"),
+    BrokenConfiguration(
         id: "negative-sessions-per-address", change: { $0.limits = .init(simulatorSessionsPerAddress: -1) },
         message: "limits.simulatorSessionsPerAddress: must be positive"),
 ]
@@ -62,6 +66,22 @@ struct ConfigurationTests {
         #expect(configuration.keys.publishable.hasPrefix("li2_pk_"))
         #expect(configuration.keys.secret.hasPrefix("li2_sk_"))
         _ = try WellKnownFiles(configuration: configuration)
+    }
+
+    /// A sale that names no currency gets the configured one, lowercase; without the setting, `usd`
+    /// (Li2 uses the organisation's default, which the mock does not have).
+    @Test func aSaleWithoutCurrencyGetsTheConfiguredDefault() throws {
+        var configuration = try ServerConfiguration.load(from: demoConfiguration, environment: [:])
+        #expect(configuration.defaultCurrency == "usd")
+        configuration.defaultCurrency = "EUR"
+        try configuration.validate()
+        #expect(configuration.serviceConfiguration.defaultCurrency == "eur")
+        configuration.defaultCurrency = nil
+        #expect(configuration.serviceConfiguration.defaultCurrency == "usd")
+        let sale = SaleRequest(clickId: "", externalId: "user_1", amount: 100)
+        #expect(
+            try ConversionRules.sale(sale, saleEventId: "sale_1", defaultCurrency: "vnd").currency == "vnd")
+        #expect(try ConversionRules.sale(sale, saleEventId: "sale_1").currency == "usd")
     }
 
     /// The demo tracks conversions for the workspace and for every link but `press`, so that
@@ -190,6 +210,35 @@ struct OpenAPITests {
             rest = tail
         }
         #expect(unresolved == [])
+    }
+
+    /// OpenAPI descriptions and summaries are CommonMark, where `__identify__` or `li2_cid` outside
+    /// a code span reads as emphasis (the API page once showed a bold "identify"): every `_` and
+    /// `*` of a description must stand inside a code span.
+    @Test func noDescriptionTurnsAnIdentifierIntoEmphasis() throws {
+        let document = try JSONValue(data: ServerResources.openAPIDocument)
+        var offenders: [String] = []
+        func visit(_ value: JSONValue, _ path: String) {
+            switch value {
+            case .object(let members):
+                for (name, member) in members {
+                    if ["description", "summary"].contains(name), case .string(let text) = member {
+                        let outside = text.split(separator: "`", omittingEmptySubsequences: false)
+                            .enumerated().filter { $0.offset.isMultiple(of: 2) }.map(\.element).joined()
+                        if outside.contains("_") || outside.contains("*") {
+                            offenders.append("\(path).\(name): \(text)")
+                        }
+                    }
+                    visit(member, "\(path).\(name)")
+                }
+            case .array(let items):
+                for (index, item) in items.enumerated() { visit(item, "\(path)[\(index)]") }
+            default:
+                break
+            }
+        }
+        visit(document, "$")
+        #expect(offenders.sorted() == [])
     }
 
     @Test func theEnumsAreTheServicesOwn() throws {

@@ -47,46 +47,51 @@ struct LiveReferenceTests {
 
     static let pathCases: [PathCase] = [
         .init(
-            id: "module-page", source: "this book: chapter 9 links /reference/documentation/li2sdk/",
+            id: "module-page", source: "this book: the live site serves the API reference under /reference",
             target: "/reference/documentation/li2sdk/", status: 200, header: "text/html; charset=utf-8",
             body: "<p>Li2SDK</p>"),
         .init(
-            id: "second-module", source: "this book: DeepLinkCore's pages beside the SDK's",
+            id: "second-module", source: "this book: the live site serves the API reference under /reference",
             target: "/reference/documentation/deeplinkcore/", status: 200, header: "text/html; charset=utf-8",
             body: "<p>DeepLinkCore</p>"),
         .init(
-            id: "symbol-page", source: "DocC: static hosting writes an index.html per page path",
+            id: "symbol-page", source: "Apple: WWDC21 Host and automate your DocC documentation",
             target: "/reference/documentation/li2sdk/li2deeplinkresolver/", status: 200,
             header: "text/html; charset=utf-8", body: "<p>resolver</p>"),
         .init(
-            id: "page-without-slash", source: "this book: live site, relative links need the folder's slash",
+            id: "page-without-slash",
+            source: "this book: the live site serves the built folder as a static web server does",
             target: "/reference/documentation/li2sdk", status: 301, header: "/reference/documentation/li2sdk/"
         ),
         .init(
-            id: "css", source: "DocC: the pages load css/ under the hosting base path",
+            id: "css", source: "Apple: WWDC21 Host and automate your DocC documentation",
             target: "/reference/css/index.12ab.css", status: 200, header: "text/css; charset=utf-8",
             body: "body{}"),
         .init(
-            id: "js", source: "DocC: the pages load js/", target: "/reference/js/index.34cd.js", status: 200,
+            id: "js", source: "Apple: WWDC21 Host and automate your DocC documentation",
+            target: "/reference/js/index.34cd.js", status: 200,
             header: "text/javascript; charset=utf-8", body: "1;"),
         .init(
-            id: "data", source: "DocC: a page renders from its JSON under data/",
+            id: "data", source: "Apple: WWDC21 Host and automate your DocC documentation",
             target: "/reference/data/documentation/li2sdk.json", status: 200, header: "application/json",
             body: "{}"),
         .init(
-            id: "mount", source: "this book: /reference leads to the landing page", target: "/reference",
+            id: "mount", source: "this book: the live site serves the API reference under /reference",
+            target: "/reference",
             status: 302, header: "/reference/documentation/"),
         .init(
-            id: "mount-slash", source: "this book: /reference/ leads to the landing page",
+            id: "mount-slash", source: "this book: the live site serves the API reference under /reference",
             target: "/reference/", status: 302, header: "/reference/documentation/"),
         .init(
-            id: "marker", source: "this book: live site, hidden files are never served",
+            id: "marker", source: "this book: the live site serves only visible files inside its folder",
             target: "/reference/.workbook-reference", status: 404),
         .init(
-            id: "escape", source: "this book: live site, nothing outside the folder",
+            id: "escape", source: "this book: the live site serves only visible files inside its folder",
             target: "/reference/%2e%2e/index.html", status: 404),
         .init(
-            id: "missing", source: "this book: live site", target: "/reference/documentation/nothing/",
+            id: "missing",
+            source: "this book: the live site serves the built folder as a static web server does",
+            target: "/reference/documentation/nothing/",
             status: 404),
     ]
 

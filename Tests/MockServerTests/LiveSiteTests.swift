@@ -67,47 +67,61 @@ struct LiveSiteTests {
 
     static let fileCases: [FileCase] = [
         .init(
-            id: "root-index", source: "this book: live site, a folder serves its index.html", target: "/",
+            id: "root-index",
+            source: "this book: the live site serves the built folder as a static web server does",
+            target: "/",
             status: 200,
             contentType: "text/html; charset=utf-8", body: "<p>home</p>"),
         .init(
-            id: "page", source: "this book: live site", target: "/chapters/01-a.html", status: 200,
+            id: "page",
+            source: "this book: the live site serves the built folder as a static web server does",
+            target: "/chapters/01-a.html", status: 200,
             contentType: "text/html; charset=utf-8", body: "<p>chapter</p>"),
         .init(
-            id: "css", source: "this book: live site, Content-Type per extension",
+            id: "css", source: "this book: the live site serves the built folder as a static web server does",
             target: "/assets/theme.css",
             status: 200,
             contentType: "text/css; charset=utf-8", body: "body{}"),
         .init(
-            id: "js", source: "this book: live site", target: "/assets/site.js", status: 200,
+            id: "js", source: "this book: the live site serves the built folder as a static web server does",
+            target: "/assets/site.js", status: 200,
             contentType: "text/javascript; charset=utf-8", body: "1;"),
         .init(
-            id: "svg", source: "this book: live site", target: "/assets/icons/logo.svg", status: 200,
+            id: "svg", source: "this book: the live site serves the built folder as a static web server does",
+            target: "/assets/icons/logo.svg", status: 200,
             contentType: "image/svg+xml", body: "<svg/>"),
         .init(
-            id: "json", source: "this book: live site", target: "/search-index.json", status: 200,
+            id: "json",
+            source: "this book: the live site serves the built folder as a static web server does",
+            target: "/search-index.json", status: 200,
             contentType: "application/json", body: "[]"),
         .init(
-            id: "folder-with-slash", source: "this book: live site", target: "/exercises/", status: 200,
+            id: "folder-with-slash",
+            source: "this book: the live site serves the built folder as a static web server does",
+            target: "/exercises/", status: 200,
             contentType: "text/html; charset=utf-8", body: "<p>exercises</p>"),
         .init(
-            id: "unknown-path", source: "this book: live site, unknown paths get 404.html",
+            id: "unknown-path",
+            source: "this book: the live site serves the built folder as a static web server does",
             target: "/chapters/99-none.html",
             status: 404, contentType: "text/html; charset=utf-8", body: "<p>not here</p>"),
         .init(
-            id: "dot-dot", source: "this book: live site, no path traversal", target: "/../etc/passwd",
+            id: "dot-dot", source: "this book: the live site serves only visible files inside its folder",
+            target: "/../etc/passwd",
             status: 404,
             contentType: "text/html; charset=utf-8", body: "<p>not here</p>"),
         .init(
-            id: "encoded-dot-dot", source: "this book: live site, no path traversal",
+            id: "encoded-dot-dot",
+            source: "this book: the live site serves only visible files inside its folder",
             target: "/%2e%2e/%2e%2e/etc/passwd",
             status: 404, contentType: "text/html; charset=utf-8", body: "<p>not here</p>"),
         .init(
-            id: "encoded-slash", source: "this book: live site, no path traversal",
+            id: "encoded-slash",
+            source: "this book: the live site serves only visible files inside its folder",
             target: "/chapters/..%2F..%2Fetc%2Fpasswd",
             status: 404, contentType: "text/html; charset=utf-8", body: "<p>not here</p>"),
         .init(
-            id: "hidden-file", source: "this book: the build's marker is not part of the site",
+            id: "hidden-file", source: "this book: the live site serves only visible files inside its folder",
             target: "/.workbook-site",
             status: 404, contentType: "text/html; charset=utf-8", body: "<p>not here</p>"),
     ]
@@ -135,7 +149,7 @@ struct LiveSiteTests {
                     headers: ["Location": "/exercises/", "Cache-Control": "no-cache"]))
     }
 
-    /// Source: RFC 3986 §4.2: a reference that starts with `//` names another host.
+    /// A reference that starts with `//` names another host (source: "RFC 3986 §4.2").
     @Test(arguments: ["//exercises", "///exercises", "//exercises?x=1"])
     func aRedirectNeverLeadsToAnotherHost(_ target: String) async throws {
         let folder = try SiteFolder()
@@ -266,10 +280,10 @@ struct LiveSiteTests {
 /// The same, over loopback, as `workbook serve` runs it.
 @Suite("The live site over loopback", .serialized)
 struct LiveSiteLoopbackTests {
-    /// Source: this book: chapter 12, what clients without a key can make is capped. Over
-    /// loopback: visits past `limits.deferredRecords` evict the oldest record (counted in the
+    /// Over loopback: visits past `limits.deferredRecords` evict the oldest record (counted in the
     /// status, and its token is unknown again), and one address holds at most
-    /// `limits.simulatorSessionsPerAddress` sessions.
+    /// `limits.simulatorSessionsPerAddress` sessions
+    /// (source: "this book: chapter 12, What binding beyond localhost exposes").
     @Test func unauthenticatedClientsMeetTheirCaps() async throws {
         let data = try DataFolder()
         var configuration = TestServer.configuration

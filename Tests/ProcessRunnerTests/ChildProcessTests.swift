@@ -7,8 +7,8 @@ import Testing
     import Glibc
 #endif
 
-/// Source: this book: a child that runs until it exits or is stopped (a server under test, a
-/// build in the background).
+/// A child that runs until it exits or is stopped (a server under test, a build in the background)
+/// (source: "this book: chapter 25, Starting the server").
 @Suite(.timeLimit(.minutes(1)))
 struct ChildProcessTests {
     static func shell(

@@ -3,7 +3,8 @@ import ProcessRunner
 import TestSupport
 import Testing
 
-/// Source: this book: the package's one way to run a child process to completion.
+/// The package's one way to run a child process to completion
+/// (source: "this book: chapter 25, Starting the server").
 struct SubprocessTests {
     static func shell(
         _ script: String, timeout: TimeInterval = 60, separateErrors: Bool = false, outputLimit: Int = .max,

@@ -3,8 +3,10 @@ import Testing
 
 @testable import SDKReference
 
-/// Source: this book: `workbook reference` reports at chapter lines; SymbolKit's symbol graph
-/// format and DocC's diagnostics file (`docc convert --diagnostics-file`) are what it reads.
+/// `workbook reference` reports at chapter lines
+/// (source: "this book: workbook reference reports at chapter lines and stops at a failing tool");
+/// SymbolKit's symbol graph format and DocC's diagnostics file (`docc convert --diagnostics-file`)
+/// are what it reads.
 struct ReferenceAuditTests {
     static let book = URL(fileURLWithPath: "/book")
 

@@ -6,9 +6,10 @@ import Testing
 
 @testable import SDKReference
 
-/// Source: this book: `workbook serve --reference` builds the reference in a child process and
-/// reports its end to the page that serves `/reference/`. A script stands in for `workbook
-/// reference`, so each ending can be played.
+/// `workbook serve --reference` builds the reference in a child process and reports its end to the
+/// page that serves `/reference/` (source: "this book: chapter 09, The surface at a glance")
+/// (source: "this book: the live site serves the API reference under /reference"). A script stands
+/// in for `workbook reference`, so each ending can be played.
 struct ReferenceSessionTests {
     static let address = "http://127.0.0.1:8080"
 

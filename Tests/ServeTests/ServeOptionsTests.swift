@@ -4,7 +4,9 @@ import Testing
 
 @testable import Serve
 
-/// Source: this book: `workbook serve`'s options, read into the mock server's runtime options.
+/// `workbook serve`'s options, read into the mock server's runtime options: the seed that makes
+/// tokens predictable for tests (source: "this book: chapter 08, Trying it") and the limits on
+/// slow clients (source: "this book: chapter 12, What binding beyond localhost exposes").
 struct ServeOptionsTests {
     static let configuration = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("config/demo.json")

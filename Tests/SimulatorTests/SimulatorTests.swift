@@ -114,60 +114,72 @@ struct SimJourney: CustomTestStringConvertible, Sendable {
 
 let simJourneys: [SimJourney] = [
     SimJourney(
-        id: "ios-deferred-clipboard", source: "this book: chapter 05", platform: "ios", installed: false,
+        id: "ios-deferred-clipboard",
+        source: "this book: chapter 05, The journey when the app is not installed", platform: "ios",
+        installed: false,
         events: ["tapLink", "install", "launch", "paste"],
         outcome: .init(
             kind: "matched", matchMethod: "clipboard", deepLink: "https://shop.example/sale?campaign=summer",
             clickId: TestServer.token(3))),
     SimJourney(
-        id: "android-deferred-referrer", source: "this book: chapter 07", platform: "android",
+        id: "android-deferred-referrer",
+        source: "this book: chapter 05, The journey when the app is not installed", platform: "android",
         installed: false,
         events: ["tapLink", "install", "launch"],
         outcome: .init(
             kind: "matched", matchMethod: "install_referrer",
             deepLink: "https://shop.example/sale?campaign=summer", clickId: TestServer.token(3))),
     SimJourney(
-        id: "ios-installed-universal-link", source: "this book: chapter 03", platform: "ios", installed: true,
+        id: "ios-installed-universal-link", source: "this book: chapter 08, Matches and misses",
+        platform: "ios", installed: true,
         events: ["tapLink", "launch"],
         outcome: .init(
             kind: "matched", matchMethod: "universal_link",
             deepLink: "https://shop.example/sale?campaign=summer", clickId: TestServer.token(2))),
     SimJourney(
-        id: "android-installed-app-link", source: "this book: chapter 04", platform: "android",
+        id: "android-installed-app-link", source: "this book: chapter 08, Matches and misses",
+        platform: "android",
         installed: true,
         events: ["tapLink", "launch"],
         outcome: .init(
             kind: "matched", matchMethod: "app_link", deepLink: "https://shop.example/sale?campaign=summer",
             clickId: TestServer.token(2))),
     SimJourney(
-        id: "ios-nothing-to-paste", source: "this book: chapter 06", platform: "ios", installed: false,
+        id: "ios-nothing-to-paste", source: "this book: chapter 06, The empty clipboard", platform: "ios",
+        installed: false,
         events: ["tapLink", "install", "launch", "pasteEmpty"],
         outcome: .init(kind: "missed", missReason: "clipboard_empty", clickId: TestServer.token(3))),
     SimJourney(
-        id: "ios-opt-out", source: "this book: chapter 06", platform: "ios", installed: false,
+        id: "ios-opt-out", source: "this book: chapter 06, What the answer sends", platform: "ios",
+        installed: false,
         events: ["tapLink", "install", "launch", "optOut"],
         outcome: .init(kind: "missed", missReason: "opted_out", clickId: TestServer.token(3))),
     SimJourney(
-        id: "ios-paste-alert-refused", source: "this book: chapter 06", platform: "ios", installed: false,
+        id: "ios-paste-alert-refused", source: "this book: chapter 06, iOS 15: the direct read",
+        platform: "ios", installed: false,
         events: ["tapLink", "install", "launch", "deny"],
         outcome: .init(kind: "missed", missReason: "clipboard_denied", clickId: TestServer.token(3))),
     SimJourney(
-        id: "ios-token-expired-before-install", source: "this book: chapter 08", platform: "ios",
+        id: "ios-token-expired-before-install", source: "this book: chapter 08, How a body becomes a match",
+        platform: "ios",
         installed: false,
         events: ["tapLink", "advanceClock:86401", "install", "launch", "paste"],
         outcome: .init(kind: "missed", missReason: "expired", clickId: TestServer.token(3))),
     SimJourney(
-        id: "ios-token-expired-on-consent-screen", source: "this book: chapter 08", platform: "ios",
+        id: "ios-token-expired-on-consent-screen",
+        source: "this book: chapter 08, How a body becomes a match", platform: "ios",
         installed: false,
         events: ["tapLink", "install", "launch", "advanceClock:90000", "paste"],
         outcome: .init(kind: "missed", missReason: "expired", clickId: TestServer.token(3))),
     SimJourney(
-        id: "android-token-expired-before-install", source: "this book: chapter 08", platform: "android",
+        id: "android-token-expired-before-install",
+        source: "this book: chapter 08, How a body becomes a match", platform: "android",
         installed: false,
         events: ["tapLink", "advanceClock:86401", "install", "launch"],
         outcome: .init(kind: "missed", missReason: "expired", clickId: TestServer.token(3))),
     SimJourney(
-        id: "ios-within-ttl-still-matches", source: "this book: chapter 08", platform: "ios",
+        id: "ios-within-ttl-still-matches", source: "this book: chapter 08, How a body becomes a match",
+        platform: "ios",
         installed: false,
         events: ["tapLink", "advanceClock:86399", "install", "launch", "paste"],
         outcome: .init(
@@ -302,7 +314,9 @@ struct SimulatorTests {
         #expect(second.outcome == first.outcome)
     }
 
-    /// Source: Android, Activity.onNewIntent; chapter 2's AndroidLinkIntake decides what is routed.
+    /// A running app gets the link in `onNewIntent` (source: "Android: Activity.onNewIntent"), and
+    /// chapter 2's `AndroidLinkIntake` decides what is routed
+    /// (source: "this book: chapter 02, Cold start and warm start").
     @Test func aRunningAppGetsTheLinkAsANewIntentAndTheRouterSeesItOnce() async throws {
         let harness = try SimHarness()
         let session = try await harness.start(platform: "android", installed: true, running: true)

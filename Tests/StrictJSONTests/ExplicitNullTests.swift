@@ -2,7 +2,8 @@ import Foundation
 import StrictJSON
 import Testing
 
-/// Source: this book: the server's answers keep every member, null when it does not apply.
+/// The server's answers keep every member, null when it does not apply
+/// (source: "this book: chapter 08, Matches and misses") (source: "book-miss-answers-link-null").
 struct ExplicitNullTests {
     struct Outcome: Codable, Equatable {
         var kind: String

@@ -2,7 +2,8 @@ import Foundation
 import StrictJSON
 import Testing
 
-/// Source: RFC 8259 (the JSON types) and this book (the printed form).
+/// The JSON types (source: "RFC 8259 §3") and the printed form
+/// (source: "this book: printed JSON has sorted keys, two-space indents and whole numbers as integers").
 struct JSONValueTests {
     @Test func readsEveryTypeKeepingBooleansAndNumbersApart() throws {
         let value = try JSONValue(

@@ -15,22 +15,24 @@ struct SystemErrorTests {
 
     static let errorCases: [ErrorCase] = [
         ErrorCase(
-            id: "posix-error", source: "POSIX: <errno.h> EACCES", error: POSIXError(.EACCES),
+            id: "posix-error", source: "GNU: The GNU C Library, Error Codes", error: POSIXError(.EACCES),
             expected: "Permission denied"),
         ErrorCase(
-            id: "posix-domain", source: "POSIX: <errno.h> ENOTDIR",
+            id: "posix-domain", source: "GNU: The GNU C Library, Error Codes",
             error: NSError(domain: NSPOSIXErrorDomain, code: Int(ENOTDIR)), expected: "Not a directory"),
         ErrorCase(
-            id: "cocoa-underlying", source: "Foundation: NSUnderlyingErrorKey",
+            id: "cocoa-underlying", source: "Apple: NSUnderlyingErrorKey",
             error: CocoaError(
                 .fileWriteUnknown,
                 userInfo: [NSUnderlyingErrorKey: NSError(domain: NSPOSIXErrorDomain, code: Int(ENOSPC))]),
             expected: "No space left on device"),
         ErrorCase(
-            id: "cocoa-code-alone", source: "Foundation: CocoaError.Code.fileNoSuchFile",
+            id: "cocoa-code-alone",
+            source: "this book: a Foundation file error without an errno is told in the C library's words",
             error: CocoaError(.fileNoSuchFile), expected: "No such file or directory"),
         ErrorCase(
-            id: "cocoa-no-permission", source: "Foundation: CocoaError.Code.fileWriteNoPermission",
+            id: "cocoa-no-permission",
+            source: "this book: a Foundation file error without an errno is told in the C library's words",
             error: CocoaError(.fileWriteNoPermission), expected: "Permission denied"),
     ]
 

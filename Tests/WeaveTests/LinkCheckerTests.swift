@@ -28,58 +28,67 @@ struct LinkCheckerTests {
 
     static let cases: [Case] = [
         Case(
-            id: "sibling chapter with anchor", source: "this book: links work on GitHub too, relative",
+            id: "sibling chapter with anchor",
+            source: "this book: the site's links are relative, so pages work from files and on GitHub",
             from: "chapters/02-b.md",
             destination: "01-a.md#intro",
             expected: .success(.page(output: "chapters/01-a.html", anchor: "intro"))),
         Case(
-            id: "same page anchor", source: "this book: CommonMark link destinations",
+            id: "same page anchor", source: "RFC 3986 §4.4",
             from: "chapters/01-a.md",
             destination: "#chunk-x",
             expected: .success(.page(output: "chapters/01-a.html", anchor: "chunk-x"))),
         Case(
-            id: "exercise folder", source: "this book: GitHub renders a folder's README",
+            id: "exercise folder",
+            source: "this book: the site's links are relative, so pages work from files and on GitHub",
             from: "chapters/01-a.md",
             destination: "../exercises/01-try/",
             expected: .success(.page(output: "exercises/01-try.html", anchor: nil))
         ),
         Case(
-            id: "percent-encoded anchor", source: "RFC 3986 fragments", from: "chapters/02-b.md",
+            id: "percent-encoded anchor", source: "RFC 3986 §2.3", from: "chapters/02-b.md",
             destination: "01-a.md#%69ntro",
             expected: .success(.page(output: "chapters/01-a.html", anchor: "intro"))),
         Case(
-            id: "book file", source: "this book: chapter 00, images beside chapters",
+            id: "book file",
+            source: "this book: the site's links are relative, so pages work from files and on GitHub",
             from: "chapters/01-a.md",
             destination: "../images/wave.svg",
             expected: .success(.file(path: "images/wave.svg", fragment: nil))),
         Case(
-            id: "external", source: "RFC 3986 schemes", from: "chapters/01-a.md",
+            id: "external", source: "RFC 3986 §3.1", from: "chapters/01-a.md",
             destination: "https://developer.apple.com/documentation", expected: .success(.external)),
         Case(
-            id: "mail", source: "RFC 3986 schemes", from: "chapters/01-a.md",
+            id: "mail", source: "RFC 3986 §3.1", from: "chapters/01-a.md",
             destination: "mailto:team@example.com",
             expected: .success(.external)),
         Case(
-            id: "missing page", source: "this book: build-time link checking", from: "chapters/01-a.md",
+            id: "missing page", source: "this book: the build fails on a link that leads nowhere",
+            from: "chapters/01-a.md",
             destination: "03-c.md",
             expected: .failure(.brokenLink(destination: "03-c.md", missing: "chapters/03-c.md"))
         ),
         Case(
-            id: "missing anchor", source: "this book: build-time link checking", from: "chapters/01-a.md",
+            id: "missing anchor", source: "this book: the build fails on a link that leads nowhere",
+            from: "chapters/01-a.md",
             destination: "02-b.md#teardown",
             expected: .failure(
                 .missingAnchor(destination: "02-b.md#teardown", page: "chapters/02-b.md", anchor: "teardown"))
         ),
         Case(
-            id: "absolute path", source: "this book: pages opened from files", from: "chapters/01-a.md",
+            id: "absolute path",
+            source: "this book: the site's links are relative, so pages work from files and on GitHub",
+            from: "chapters/01-a.md",
             destination: "/chapters/02-b.html",
             expected: .failure(.absoluteLink(destination: "/chapters/02-b.html"))),
         Case(
-            id: "outside the book", source: "this book: build-time link checking", from: "chapters/01-a.md",
+            id: "outside the book", source: "this book: the build fails on a link that leads nowhere",
+            from: "chapters/01-a.md",
             destination: "../../secrets.md",
             expected: .failure(.linkLeavesBook(destination: "../../secrets.md"))),
         Case(
-            id: "a Markdown file that is no page", source: "this book: build-time link checking",
+            id: "a Markdown file that is no page",
+            source: "this book: the build fails on a link that leads nowhere",
             from: "chapters/01-a.md",
             destination: "../README.md",
             expected: .failure(.brokenLink(destination: "../README.md", missing: "README.md"))),

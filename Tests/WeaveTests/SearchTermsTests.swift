@@ -18,34 +18,39 @@ struct SearchTermsTests {
 
     static let wordCases: [WordCase] = [
         WordCase(
-            id: "a call with a parameter label", source: "this book: chapter 9, Configuring",
+            id: "a call with a parameter label",
+            source: "this book: search splits names into their parts and stems English words",
             text: "Li2.configure(publishableKey:)",
             words: [
                 .init("li2"), .init("configur"), .init("publishablekei", parts: ["publish", "kei"]),
             ]),
         WordCase(
-            id: "an Android attribute", source: "this book: chapter 4, How Android reads a path pattern",
+            id: "an Android attribute",
+            source: "this book: search splits names into their parts and stems English words",
             text: "android:pathAdvancedPattern=\"/p/[0-9]+\"",
             words: [
                 .init("android"), .init("pathadvancedpattern", parts: ["path", "advanc", "pattern"]),
                 .init("p"), .init("0"), .init("9"),
             ]),
         WordCase(
-            id: "a method call", source: "this book: chapter 6, The consent screen the app owns",
+            id: "a method call",
+            source: "this book: search splits names into their parts and stems English words",
             text: "resolver.submitPasteControlEmpty()",
             words: [
                 .init("resolv"),
                 .init("submitpastecontrolempti", parts: ["submit", "past", "control", "empti"]),
             ]),
         WordCase(
-            id: "capitals, digits and underscores", source: "this book: SearchTerms, parts of a name",
+            id: "capitals, digits and underscores",
+            source: "this book: search splits names into their parts and stems English words",
             text: "URLSession base64URL li2_pk_shop iOS _x",
             words: [
                 .init("urlsess", parts: ["url", "session"]), .init("base64url", parts: ["base64", "url"]),
                 .init("li2_pk_shop", parts: ["li2", "pk", "shop"]), .init("io", parts: ["os"]), .init("_x"),
             ]),
         WordCase(
-            id: "prose, punctuation and other scripts", source: "this book: SearchTerms, words",
+            id: "prose, punctuation and other scripts",
+            source: "this book: search splits names into their parts and stems English words",
             text: "Links — matching, “escaped” café ÉTÉ 15 km",
             words: [
                 .init("link"), .init("match"), .init("escap"), .init("café"), .init("été"), .init("15"),

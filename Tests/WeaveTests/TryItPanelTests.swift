@@ -122,14 +122,15 @@ struct TryItPanelTests {
     static let operationCases: [OperationCase] = [
         .init(
             id: "publishable-key-and-schema-example",
-            source: "this book: live site, use the document's examples",
+            source: "this book: Try it panels follow the API document and never hold the secret key",
             method: "post", path: "/api/v1/track/lead",
             expected: TryItPanel(
                 method: "POST", path: "/api/v1/track/lead",
                 headers: ["X-Li2-Key: <publishable key>", "Content-Type: application/json"],
                 body: "{\n  \"amount\": 1200,\n  \"click_id\": \"string\"\n}")),
         .init(
-            id: "secret-key-placeholder-and-note", source: "this book: live site, never the secret",
+            id: "secret-key-placeholder-and-note",
+            source: "this book: Try it panels follow the API document and never hold the secret key",
             method: "get", path: "/api/v1/links",
             expected: TryItPanel(
                 method: "GET", path: "/api/v1/links", headers: ["Authorization: Bearer <secret key>"],
@@ -139,7 +140,7 @@ struct TryItPanelTests {
                     + "with the one <code>workbook serve</code> printed when it started. "
                     + "Pages are never given the secret key.")),
         .init(
-            id: "media-example", source: "OpenAPI 3: media type example", method: "post",
+            id: "media-example", source: "OpenAPI 3.1.0: Media Type Object", method: "post",
             path: "/api/v1/test/clock",
             expected: TryItPanel(
                 method: "POST", path: "/api/v1/test/clock", headers: ["Content-Type: application/json"],

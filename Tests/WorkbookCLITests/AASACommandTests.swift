@@ -130,8 +130,9 @@ struct AASACommandTests {
                 """)
     }
 
-    /// The first entry that decides for an app decides for good (swcutil's behaviour, as
-    /// st-tech/universal-links-test checks it; chapter 3).
+    /// The first entry that decides for an app decides for good (source:
+    /// "book-aasa-first-entry-decides"): compared with swcutil by st-tech/universal-links-test's
+    /// CI for "matched, then excluded later"; the rest is that project's simulation.
     @Test func anAppExcludedByAnEarlierEntryStaysOutAndExplainSaysWhy() async throws {
         let plain = try await SubjectFixtures.run([
             "aasa", "match", "aasa-excluded-then-opened.json", "https://example.com/admin/users",
@@ -185,7 +186,7 @@ struct AASACommandTests {
         ),
         (
             "shop://product/42",
-            "error: 'shop://product/42' is not a web URL; Universal Links are https:// URLs on an associated domain\n"
+            "error: 'shop://product/42' is not a web URL; Universal Links are http or https URLs on an associated domain\n"
         ),
     ])
     func aURLThatIsNotAWebLinkIsBadInput(url: String, message: String) async throws {

@@ -32,6 +32,21 @@ struct AppLinksCommandTests {
         ])
         #expect(unverified.status == 0)
         #expect(unverified.stdout == "com.example.shop.OrdersActivity deep-link\n")
+        // The manifest names no target: an app targeting API 30 or lower has every web filter's
+        // host verified once any filter asks (source: "AOSP: DomainVerificationCollector.java").
+        #expect(
+            unverified.stderr
+                == "note: the manifest states no targetSdkVersion, so this answers for an app targeting API 31 "
+                + "or later; targeting API 30 or lower, Android would verify the host through any filter's "
+                + "autoVerify: com.example.shop.OrdersActivity app-link (pass --target-sdk N to choose)\n")
+        let legacy = try await SubjectFixtures.run([
+            "applinks", "match", "--target-sdk", "30", "AndroidManifest-per-host.xml",
+            "https://shop.example.net/orders/7",
+        ])
+        #expect(
+            (legacy.status, legacy.stdout, legacy.stderr) == (
+                0, "com.example.shop.OrdersActivity app-link\n", ""
+            ))
         let explained = try await SubjectFixtures.run([
             "applinks", "match", "--explain", "AndroidManifest-per-host.xml", "https://example.com/orders/7",
         ])
@@ -219,7 +234,7 @@ struct AppLinksCommandTests {
                 error: missing argument URL
 
                 USAGE:
-                  workbook applinks match [--explain] [--api-level N] <MANIFEST> <URL>
+                  workbook applinks match [--explain] [--api-level N] [--target-sdk N] <MANIFEST> <URL>
 
                 See 'workbook applinks match --help'.
 
@@ -243,6 +258,6 @@ struct AppLinksCommandTests {
         #expect(output.stdout.contains("pathAdvancedPattern and pathSuffix need API 31"))
         #expect(
             output.stdout.contains(
-                "  --explain      Print the verdict of every intent filter instead of the list.\n"))
+                "  --explain       Print the verdict of every intent filter instead of the list.\n"))
     }
 }

@@ -11,8 +11,8 @@ struct BrokenChapterCommandTests {
         ("literate", ["tangle"]), ("workbook", ["tangle"]), ("workbook", ["check"]), ("workbook", ["build"]),
     ]
 
-    /// Source: RFC 3629 §1, the octet FF never appears in UTF-8. The column counts bytes:
-    /// `café ` is 6 of them.
+    /// The octet FF never appears in UTF-8 (source: "RFC 3629 §1"). The column counts bytes, so
+    /// `café ` is 6 of them (source: "this book: chapter 13, The commands you will use").
     @Test func aChapterThatIsNotUTF8IsOneErrorAtItsFirstBadByte() async throws {
         let folder = try TemporaryFolder()
         try folder.write("chapters/00-fine.md", "# Fine\n")
@@ -29,8 +29,9 @@ struct BrokenChapterCommandTests {
         #expect(!FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("build").path))
     }
 
-    /// Source: this book, chapter 00: a file target that cannot be written is an error at the
-    /// block that names it, with the system's reason, for `tangle` and `build` alike.
+    /// A file target that cannot be written is an error at the block that names it, with the
+    /// system's reason, for `tangle` and `build` alike
+    /// (source: "this book: chapter 13, The commands you will use").
     @Test func aTargetThatCannotBeWrittenIsAnErrorAtItsBlock() async throws {
         let long = String(repeating: "L", count: 300)
         let folder = try TemporaryFolder()
@@ -71,8 +72,8 @@ struct BrokenChapterCommandTests {
         #expect(build.stderr == expected)
     }
 
-    /// Source: this book, chapter 00: an unclosed fence in a block that tangles is an error at
-    /// the fence, and nothing is written; the prose after it never reaches a file.
+    /// An unclosed fence in a block that tangles is an error at the fence, and nothing is written;
+    /// the prose after it never reaches a file (source: "this book: chapter 13, The commands you will use").
     @Test func anUnclosedFenceInATangledBlockFailsAndWritesNothing() async throws {
         let folder = try TemporaryFolder()
         try folder.write(

@@ -13,9 +13,12 @@ struct ReferenceCommandTests {
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent()
 
-    /// Source: this book: chapter 9 links `/reference/documentation/li2sdk/`, `./wb serve`
-    /// serves the folder there; DocC: `--transform-for-static-hosting` writes an `index.html`
-    /// for every page path, `--hosting-base-path` the base every page loads from.
+    /// Chapter 9 links `/reference/documentation/li2sdk/`, and `./wb serve` serves the folder there
+    /// (source: "this book: chapter 09, The surface at a glance")
+    /// (source: "this book: the live site serves the API reference under /reference"). DocC's
+    /// `--transform-for-static-hosting` makes every page path servable as a plain file (an
+    /// `index.html` in each), and `--hosting-base-path` names the prefix the pages load from
+    /// (source: "Swift-DocC Plugin: Generating Documentation for Hosting Online").
     @Test func theRealPackageGivesAReferenceToServeUnderReferenceWithWarningsAtChapterLines() async throws {
         let folder = try TemporaryFolder()
         let out = folder.url.appendingPathComponent("reference")
@@ -35,8 +38,8 @@ struct ReferenceCommandTests {
         let index = try Data(contentsOf: out.appendingPathComponent("documentation/li2sdk/index.html"))
         #expect(String(decoding: index, as: UTF8.self).contains(#"var baseUrl = "/reference/""#))
 
-        // Source: The Swift Programming Language, Statements: Conditional Compilation Block. On
-        // Linux the Apple-only declarations are not compiled, so the module's page omits them.
+        // On Linux the Apple-only declarations, behind `#if canImport`, are not compiled, so the
+        // module's page omits them (source: "Apple: The Swift Programming Language, Statements").
         let module = String(
             decoding: try Data(contentsOf: out.appendingPathComponent("data/documentation/li2sdk.json")),
             as: UTF8.self)
@@ -134,7 +137,8 @@ struct ReferenceCommandTests {
         #expect(output.stdout.isEmpty)
     }
 
-    /// Source: this book: a build failure is the compiler's message at its place, and exit 1.
+    /// A build failure is the compiler's message at its place, and exit 1
+    /// (source: "this book: workbook reference reports at chapter lines and stops at a failing tool").
     @Test func aPackageThatDoesNotCompileFailsWithTheCompilersMessage() async throws {
         let folder = try TemporaryFolder()
         try folder.write(

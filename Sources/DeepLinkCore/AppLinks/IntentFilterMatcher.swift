@@ -2,10 +2,10 @@
 // change the chapter and re-tangle.
 // Source: chapters/17-inside-app-links.md
 // Source: chapters/04-app-links.md
-// Body hash: fnv1a64-7a259350a77262f2
+// Body hash: fnv1a64-7feaef205852c244
 import Foundation
 
-#sourceLocation(file:"chapters/17-inside-app-links.md",line:1603)
+#sourceLocation(file:"chapters/17-inside-app-links.md",line:1711)
 /// A URL split the way `android.net.Uri` reports it to the intent resolver.
 ///
 /// The scheme keeps its case (Android compares schemes case-sensitively), the port is
@@ -142,7 +142,7 @@ public enum IntentFilterMatcher {
         case rejected(Rejection)
     }
 }
-#sourceLocation(file:"chapters/17-inside-app-links.md",line:1749)
+#sourceLocation(file:"chapters/17-inside-app-links.md",line:1858)
 extension IntentFilterMatcher {
     /// The data test of AOSP `IntentFilter.matchData` for a link (an intent without a MIME
     /// type): `nil` when the data fits.
@@ -216,7 +216,7 @@ extension IntentFilterMatcher {
             == String(decoding: expected, as: UTF16.self).lowercased()
     }
 }
-#sourceLocation(file:"chapters/17-inside-app-links.md",line:1832)
+#sourceLocation(file:"chapters/17-inside-app-links.md",line:1941)
 extension PatternMatcher {
     /// Does the part of `uri` this matcher is about match (AOSP `UriRelativeFilter.matchData`)?
     /// A query matches when one of its parameters does: the query is split on `&`, or on `;`
@@ -243,7 +243,7 @@ extension PatternMatcher {
         return pieces
     }
 }
-#sourceLocation(file:"chapters/17-inside-app-links.md",line:1869)
+#sourceLocation(file:"chapters/17-inside-app-links.md",line:1978)
 extension IntentFilterMatcher {
     /// Something that keeps a filter from being verified as an app link.
     public enum AppLinkBlocker: Equatable, Sendable {
@@ -257,7 +257,7 @@ extension IntentFilterMatcher {
     }
 
     // chunk: app-link-blockers
-    #sourceLocation(file:"chapters/04-app-links.md",line:410)
+    #sourceLocation(file:"chapters/04-app-links.md",line:477)
     /// Everything that stops the filter from qualifying as an app link; empty when it does.
     ///
     /// Android verifies a filter's hosts only if it sets `autoVerify`, handles `VIEW`, and
@@ -278,10 +278,32 @@ extension IntentFilterMatcher {
         return blockers
     }
 
-    #sourceLocation(file:"chapters/17-inside-app-links.md",line:1883)
+    #sourceLocation(file:"chapters/17-inside-app-links.md",line:1992)
     /// `autoVerify` + `VIEW` + `DEFAULT` + `BROWSABLE` + only `http`/`https` + a host.
     public static func isAppLinkEligible(_ filter: IntentFilter) -> Bool {
         appLinkBlockers(filter).isEmpty
+    }
+
+    /// The first API level whose rules collect an app's hosts filter by filter: an app that
+    /// targets it or later verifies only the hosts of eligible filters (AOSP's change
+    /// `RESTRICT_DOMAINS`, enabled from target SDK 31).
+    public static let restrictedDomainsTargetSDK = 31
+
+    /// AOSP's `IntentFilter.handlesWebUris`: `VIEW`, `BROWSABLE` and a scheme; with
+    /// `onlyWebSchemes`, every scheme `http` or `https`, without it, at least one.
+    public static func handlesWebURIs(_ filter: IntentFilter, onlyWebSchemes: Bool) -> Bool {
+        guard filter.actions.contains(actionView), canOpenFromBrowser(filter), !filter.schemes.isEmpty else {
+            return false
+        }
+        let web = filter.schemes.map { $0 == "http" || $0 == "https" }
+        return onlyWebSchemes ? web.allSatisfy { $0 } : web.contains(true)
+    }
+
+    /// AOSP's `IntentFilter.needsVerification`: `autoVerify` on a filter that handles only web
+    /// links. For an app that targets API 30 or lower, one such filter has Android verify the
+    /// hosts of every web filter of the app.
+    public static func needsVerification(_ filter: IntentFilter) -> Bool {
+        filter.autoVerify && handlesWebURIs(filter, onlyWebSchemes: true)
     }
 
     /// Does this filter ask Android to verify the link's host? An eligible filter that declares

@@ -2,8 +2,8 @@
 // change the chapter and re-tangle.
 // Source: chapters/17-inside-app-links.md
 // Source: chapters/04-app-links.md
-// Body hash: fnv1a64-ff4b18e3c215efb1
-#sourceLocation(file:"chapters/17-inside-app-links.md",line:1170)
+// Body hash: fnv1a64-1af76e787cf2a14f
+#sourceLocation(file:"chapters/17-inside-app-links.md",line:1277)
 /// Compares a URL path with one path attribute of a manifest `<data>` element, the way Android does.
 ///
 /// Android has five path attributes and each maps to one kind of matcher:
@@ -149,7 +149,7 @@ extension PatternMatcher {
     /// AOSP `PatternMatcher.MAX_PATTERN_STORAGE`: the ints an advanced pattern may parse into.
     static let maxPatternStorage = 2048
 }
-#sourceLocation(file:"chapters/17-inside-app-links.md",line:1326)
+#sourceLocation(file:"chapters/17-inside-app-links.md",line:1434)
 extension PatternMatcher {
     /// The simple glob of `pathPattern`: `.` is any character, `x*` is zero or more `x`,
     /// `.*` skips to the first occurrence of the character after it, `\` escapes.
@@ -199,7 +199,7 @@ extension PatternMatcher {
         return ip == pattern.count - 2 && pattern[ip] == dot && pattern[ip + 1] == star
     }
 }
-#sourceLocation(file:"chapters/17-inside-app-links.md",line:1393)
+#sourceLocation(file:"chapters/17-inside-app-links.md",line:1501)
 extension PatternMatcher {
     /// A range inside `[...]`. A reversed range (`z-a`) is kept and matches nothing, as on Android.
     struct CharacterRange: Sendable {
@@ -388,7 +388,7 @@ extension PatternMatcher {
     }
 }
 // chunk: advanced-glob-match-loop
-#sourceLocation(file:"chapters/04-app-links.md",line:305)
+#sourceLocation(file:"chapters/04-app-links.md",line:319)
 extension PatternMatcher {
     /// Runs compiled steps over the text. Each step takes as many characters as it can and
     /// never gives any back: after `.*`, a token that needs a character can never match.

@@ -2,7 +2,7 @@
 // change the chapter and re-tangle.
 // Source: chapters/15-inside-routing.md
 // Source: chapters/02-routing.md
-// Body hash: fnv1a64-37ef6a902929394a
+// Body hash: fnv1a64-a9f5586d0d816490
 import Foundation
 
 #sourceLocation(file:"chapters/15-inside-routing.md",line:219)
@@ -79,7 +79,7 @@ extension Router {
     }
 
     // chunk: decide-web-link
-    #sourceLocation(file:"chapters/02-routing.md",line:157)
+    #sourceLocation(file:"chapters/02-routing.md",line:159)
     /// Only `http` or `https` on one of our hosts, on that scheme's default port, is ours.
     /// Anything else, including a path we do not know, goes back to the browser untouched.
     private func decideWeb(_ url: URL) -> RouteDecision {

@@ -2,10 +2,10 @@
 // change the chapter and re-tangle.
 // Source: chapters/14-inside-custom-schemes.md
 // Source: chapters/01-custom-url-schemes.md
-// Body hash: fnv1a64-7559438d15bd5305
+// Body hash: fnv1a64-223ce6248330ca6f
 import Foundation
 
-#sourceLocation(file:"chapters/14-inside-custom-schemes.md",line:574)
+#sourceLocation(file:"chapters/14-inside-custom-schemes.md",line:576)
 /// A custom-scheme deep link such as `myapp://products/detail?id=iphone`, taken apart.
 ///
 /// URL syntax calls `products` the *host*, but a custom scheme has no server: the host is
@@ -45,7 +45,7 @@ public struct CustomSchemeLink: Equatable, Sendable {
         queryItems.first { $0.name == name }?.value
     }
 }
-#sourceLocation(file:"chapters/14-inside-custom-schemes.md",line:621)
+#sourceLocation(file:"chapters/14-inside-custom-schemes.md",line:624)
 extension CustomSchemeLink {
     /// Why a URL is not a custom-scheme link the app can take apart.
     public enum ParseError: Error, Equatable, Sendable, CustomStringConvertible {
@@ -118,7 +118,7 @@ extension CustomSchemeLink {
     }
 }
 // chunk: decoded-path-segments
-#sourceLocation(file:"chapters/01-custom-url-schemes.md",line:234)
+#sourceLocation(file:"chapters/01-custom-url-schemes.md",line:248)
 /// Splits a percent-encoded path on `/` and decodes each segment, so that `%2F` inside an ID
 /// stays part of the ID. One leading and one trailing slash are ignored; an empty segment in
 /// the middle is kept (and matches no route). Returns `nil` for a broken `%` escape.

@@ -2,7 +2,7 @@
 // change the chapter and re-tangle.
 // Source: chapters/14-inside-custom-schemes.md
 // Source: chapters/01-custom-url-schemes.md
-// Body hash: fnv1a64-e9423a0790dfb312
+// Body hash: fnv1a64-f0e785959f37ccbb
 import Foundation
 
 #sourceLocation(file:"chapters/14-inside-custom-schemes.md",line:17)
@@ -100,7 +100,7 @@ extension URLScheme {
             return .includesSeparator(rawName)
         }
         // chunk: check-scheme-grammar
-        #sourceLocation(file:"chapters/01-custom-url-schemes.md",line:115)
+        #sourceLocation(file:"chapters/01-custom-url-schemes.md",line:119)
         for (position, character) in rawName.enumerated() {
             let isLetter = character.isASCII && character.isLetter
             if position == 0 {
@@ -122,12 +122,13 @@ extension URLScheme {
         return nil
     }
 }
-#sourceLocation(file:"chapters/14-inside-custom-schemes.md",line:142)
+#sourceLocation(file:"chapters/14-inside-custom-schemes.md",line:143)
 extension URLScheme {
     /// Schemes that an app must not register.
     ///
-    /// On iOS the system apps win for their own schemes (`tel`, `sms`, `facetime`, ...), and
-    /// Safari owns `http` and `https`; a registration for them is ignored. The Android entries
+    /// On iOS the system apps handle their own schemes (`tel`, `sms`, `facetime`, ...), and Apple
+    /// documents no way to take one over; `http` and `https` go to the default browser, which needs
+    /// an entitlement (source: "book-system-schemes-refused"). The Android entries
     /// (`intent`, `market`, `content`, `android-app`) have platform meaning in Chrome and the
     /// Play Store. The rest are web platform schemes.
     public static let wellKnown: Set<String> = [
@@ -136,7 +137,7 @@ extension URLScheme {
         "javascript", "mailto", "maps", "market", "sms", "tel", "ws", "wss",
     ]
 }
-#sourceLocation(file:"chapters/14-inside-custom-schemes.md",line:162)
+#sourceLocation(file:"chapters/14-inside-custom-schemes.md",line:164)
 /// Lets trusted code, such as a router's configuration, write `"myapp"` where a
 /// ``URLScheme`` is expected. An invalid literal is a programmer error and stops the program.
 extension URLScheme: ExpressibleByStringLiteral {

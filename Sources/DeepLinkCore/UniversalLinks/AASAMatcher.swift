@@ -2,10 +2,10 @@
 // change the chapter and re-tangle.
 // Source: chapters/16-inside-universal-links.md
 // Source: chapters/03-universal-links.md
-// Body hash: fnv1a64-cacd1d55a54f0041
+// Body hash: fnv1a64-7988c5df6d0abf5a
 import Foundation
 
-#sourceLocation(file:"chapters/16-inside-universal-links.md",line:505)
+#sourceLocation(file:"chapters/16-inside-universal-links.md",line:518)
 /// Answers the question iOS asks when a user taps a link on an associated domain: which apps
 /// may open this URL?
 ///
@@ -81,7 +81,7 @@ extension AASAMatcher {
         case noMatch
     }
 }
-#sourceLocation(file:"chapters/16-inside-universal-links.md",line:586)
+#sourceLocation(file:"chapters/16-inside-universal-links.md",line:600)
 extension AASAMatcher {
     /// A `details` entry with its rules compiled.
     struct Entry: Sendable {
@@ -111,7 +111,7 @@ extension AASAMatcher {
         }
     }
 }
-#sourceLocation(file:"chapters/16-inside-universal-links.md",line:623)
+#sourceLocation(file:"chapters/16-inside-universal-links.md",line:637)
 extension AASAMatcher {
     /// One compiled rule: a modern component or a legacy path. A `nil` pattern is `*`.
     struct Rule: Sendable {
@@ -166,7 +166,7 @@ extension AASAMatcher {
     }
 }
 // chunk: aasa-rule-matches
-#sourceLocation(file:"chapters/03-universal-links.md",line:256)
+#sourceLocation(file:"chapters/03-universal-links.md",line:290)
 extension AASAMatcher.Rule {
     func matches(_ parts: AASAMatcher.URLParts) -> Bool {
         let url = percentEncoded ? parts.encoded : parts.decoded
@@ -191,7 +191,7 @@ extension AASAMatcher.Rule {
     }
 }
 
-#sourceLocation(file:"chapters/16-inside-universal-links.md",line:687)
+#sourceLocation(file:"chapters/16-inside-universal-links.md",line:701)
 extension AASAMatcher {
     /// The parts of a URL the rules look at, in both spellings. A part the URL does not have
     /// is the empty string, so `"#": "?*"` rejects a URL without a fragment.

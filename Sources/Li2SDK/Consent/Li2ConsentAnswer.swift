@@ -2,7 +2,7 @@
 // change the chapter and re-tangle.
 // Source: chapters/19-inside-consent.md
 // Source: chapters/06-consent-and-the-clipboard.md
-// Body hash: fnv1a64-1a4a99fe006dce1e
+// Body hash: fnv1a64-62067b62ff697166
 import DeepLinkCore
 import Foundation
 
@@ -59,7 +59,7 @@ public enum Li2ConsentAnswer: Equatable, Sendable {
     }
 }
 // chunk: consent-button-choice
-#sourceLocation(file:"chapters/06-consent-and-the-clipboard.md",line:104)
+#sourceLocation(file:"chapters/06-consent-and-the-clipboard.md",line:125)
 /// The main button of a consent screen, chosen from what the app knows about the clipboard.
 ///
 /// ```swift
@@ -81,7 +81,7 @@ public enum Li2ConsentButton: Equatable, Sendable {
         return pasteControlAvailable ? .pasteControl : .readClipboard
     }
 }
-#sourceLocation(file:"chapters/19-inside-consent.md",line:206)
+#sourceLocation(file:"chapters/19-inside-consent.md",line:210)
 /// What a direct read of the clipboard found.
 public enum Li2PasteboardContent: Equatable, Sendable {
     case text(String)

@@ -2,11 +2,11 @@
 // change the chapter and re-tangle.
 // Source: chapters/23-inside-conversion-tracking.md
 // Source: chapters/10-conversion-tracking.md
-// Body hash: fnv1a64-c1dceb17b8e2df48
+// Body hash: fnv1a64-2a6da38c6963fc57
 import Foundation
 
 // chunk: conversion-results
-#sourceLocation(file:"chapters/10-conversion-tracking.md",line:122)
+#sourceLocation(file:"chapters/10-conversion-tracking.md",line:150)
 /// What a lead (or `identify`) was filed under.
 public struct Li2LeadResult: Equatable, Sendable {
     public var customerId: String?
@@ -24,7 +24,7 @@ public struct Li2SaleResult: Equatable, Sendable {
         self.customerId = customerId
     }
 }
-#sourceLocation(file:"chapters/23-inside-conversion-tracking.md",line:328)
+#sourceLocation(file:"chapters/23-inside-conversion-tracking.md",line:332)
 extension Li2 {
     /// The client and click-id store a call uses: the ones given, else the shared runtime's.
     private static func conversionSeams(
@@ -49,7 +49,7 @@ extension Li2 {
         return clickId
     }
 }
-#sourceLocation(file:"chapters/23-inside-conversion-tracking.md",line:357)
+#sourceLocation(file:"chapters/23-inside-conversion-tracking.md",line:361)
 extension Li2 {
     /// A lead with no link behind it: `click_id` is `""`.
     ///
@@ -98,7 +98,7 @@ extension Li2 {
         return Li2LeadResult(customerId: try await seams.client.lead(request).customerId)
     }
 }
-#sourceLocation(file:"chapters/23-inside-conversion-tracking.md",line:412)
+#sourceLocation(file:"chapters/23-inside-conversion-tracking.md",line:416)
 extension Li2 {
     /// Tells the service that the anonymous customer of a click is `externalId`, so that a
     /// later sale finds the same customer.
@@ -116,7 +116,7 @@ extension Li2 {
         return Li2LeadResult(customerId: try await seams.client.lead(request).customerId)
     }
 }
-#sourceLocation(file:"chapters/23-inside-conversion-tracking.md",line:435)
+#sourceLocation(file:"chapters/23-inside-conversion-tracking.md",line:440)
 extension Li2 {
     /// A sale with no link behind it: `click_id` is `""`.
     @discardableResult

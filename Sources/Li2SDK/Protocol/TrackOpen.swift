@@ -2,11 +2,11 @@
 // change the chapter and re-tangle.
 // Source: chapters/18-inside-deferred-links.md
 // Source: chapters/05-deferred-deep-links.md
-// Body hash: fnv1a64-5c79b79bed0b4e06
+// Body hash: fnv1a64-fa030dfd0181337c
 import Foundation
 
 // chunk: clipboard-status
-#sourceLocation(file:"chapters/05-deferred-deep-links.md",line:108)
+#sourceLocation(file:"chapters/05-deferred-deep-links.md",line:128)
 /// What the first launch learned from the clipboard, in the words of `POST /track/open`.
 ///
 /// Only the iOS deferred path sends one: `read` (the user pasted something), `empty` (there was

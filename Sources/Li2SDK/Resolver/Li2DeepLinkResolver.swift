@@ -2,10 +2,10 @@
 // change the chapter and re-tangle.
 // Source: chapters/22-inside-the-sdk.md
 // Source: chapters/09-the-sdk-api.md
-// Body hash: fnv1a64-ca291f3b4adcd9b3
+// Body hash: fnv1a64-8ee9f6f19608eca0
 import Foundation
 
-#sourceLocation(file:"chapters/22-inside-the-sdk.md",line:617)
+#sourceLocation(file:"chapters/22-inside-the-sdk.md",line:618)
 #if canImport(Combine)
     import Combine
 #endif
@@ -70,7 +70,7 @@ public final class Li2DeepLinkResolver {
     }
 }
 // chunk: resolver-link-calls
-#sourceLocation(file:"chapters/09-the-sdk-api.md",line:171)
+#sourceLocation(file:"chapters/09-the-sdk-api.md",line:184)
 extension Li2DeepLinkResolver {
     /// Hands a URL the app received to the resolver. A URL whose host is one of the configured
     /// domains is looked up; anything else (another site, a scheme without a host) is ignored,
@@ -100,7 +100,7 @@ extension Li2DeepLinkResolver {
         send(.installReferrerReceived(referrer))
     }
 }
-#sourceLocation(file:"chapters/22-inside-the-sdk.md",line:697)
+#sourceLocation(file:"chapters/22-inside-the-sdk.md",line:707)
 extension Li2DeepLinkResolver {
     /// What the paste control delivered: the pasted text, or nil when there was nothing.
     public func submitPasteControlResult(_ raw: String?) {
@@ -131,7 +131,7 @@ extension Li2DeepLinkResolver {
         start()?.runtime.dependencies.pasteboard.hasContent ?? false
     }
 }
-#sourceLocation(file:"chapters/22-inside-the-sdk.md",line:735)
+#sourceLocation(file:"chapters/22-inside-the-sdk.md",line:745)
 extension Li2DeepLinkResolver {
     /// The runtime and rules, set up on first use from the runtime given at init or the shared one.
     private func start() -> (runtime: Li2Runtime, core: ResolverCore)? {
@@ -191,7 +191,7 @@ extension Li2DeepLinkResolver {
         }
     }
 }
-#sourceLocation(file:"chapters/22-inside-the-sdk.md",line:802)
+#sourceLocation(file:"chapters/22-inside-the-sdk.md",line:812)
 extension Li2DeepLinkResolver {
     private func startRequest(_ call: TrackOpenCall, _ runtime: Li2Runtime) {
         let id = nextRequestID

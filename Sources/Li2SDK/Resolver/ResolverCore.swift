@@ -2,7 +2,7 @@
 // change the chapter and re-tangle.
 // Source: chapters/18-inside-deferred-links.md
 // Source: chapters/05-deferred-deep-links.md
-// Body hash: fnv1a64-3ad0ed99bb311e73
+// Body hash: fnv1a64-cbf7b18148168eb0
 import DeepLinkCore
 import Foundation
 
@@ -132,7 +132,7 @@ package struct ResolverCore: Sendable {
         return deepLinkDomains.contains { $0.lowercased() == host }
     }
 }
-#sourceLocation(file:"chapters/18-inside-deferred-links.md",line:371)
+#sourceLocation(file:"chapters/18-inside-deferred-links.md",line:373)
 extension ResolverCore {
     private func universalLinkReceived(_ url: URL, _ state: inout ResolverState) -> [ResolverEffect] {
         guard isDeepLink(url) else { return [] }
@@ -150,7 +150,7 @@ extension ResolverCore {
         return effects + [.send(TrackOpenCall(request: TrackOpenRequest(deepLink: url.absoluteString)))]
     }
 }
-#sourceLocation(file:"chapters/18-inside-deferred-links.md",line:399)
+#sourceLocation(file:"chapters/18-inside-deferred-links.md",line:401)
 extension ResolverCore {
     private func deferredLookupRequested(
         _ source: DeferredSource, _ state: inout ResolverState
@@ -174,7 +174,7 @@ extension ResolverCore {
     }
 }
 // chunk: consume-gate-then-send
-#sourceLocation(file:"chapters/05-deferred-deep-links.md",line:280)
+#sourceLocation(file:"chapters/05-deferred-deep-links.md",line:311)
 extension ResolverCore {
     /// The one way a deferred lookup starts: the gate is persisted as used first, then the call
     /// goes out. A crash in between loses the lookup instead of counting it twice.
@@ -183,7 +183,7 @@ extension ResolverCore {
         return [.consumeGate, .send(TrackOpenCall(request: request))]
     }
 }
-#sourceLocation(file:"chapters/18-inside-deferred-links.md",line:439)
+#sourceLocation(file:"chapters/18-inside-deferred-links.md",line:442)
 extension ResolverCore {
     private func trackOpenResponded(
         _ call: TrackOpenCall, _ result: Result<TrackOpenResponse, any Error>

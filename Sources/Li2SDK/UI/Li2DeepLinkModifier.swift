@@ -2,13 +2,13 @@
 // change the chapter and re-tangle.
 // Source: chapters/22-inside-the-sdk.md
 // Source: chapters/09-the-sdk-api.md
-// Body hash: fnv1a64-71003ac9c397e00d
+// Body hash: fnv1a64-d560a5a9a0e7b6d5
 #if canImport(SwiftUI)
     import Foundation
     import SwiftUI
 
     // chunk: li2-deep-link-view-extension
-    #sourceLocation(file:"chapters/09-the-sdk-api.md",line:311)
+    #sourceLocation(file:"chapters/09-the-sdk-api.md",line:332)
     extension View {
         /// Connects a resolver to the scene: `onOpenURL` and `onContinueUserActivity` hand it
         /// every link, and a task asks for the first-launch consent after the grace window.
@@ -25,7 +25,7 @@
         }
     }
 
-    #sourceLocation(file:"chapters/22-inside-the-sdk.md",line:855)
+    #sourceLocation(file:"chapters/22-inside-the-sdk.md",line:865)
     private struct Li2DeepLinkModifier: ViewModifier {
         let resolver: Li2DeepLinkResolver
         let onOtherURL: @MainActor (URL) -> Void

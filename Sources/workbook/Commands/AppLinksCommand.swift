@@ -17,7 +17,7 @@ let appLinksCommand = Command(
 
 private let latest = IntentFilter.latestAPILevel
 
-/// `workbook applinks match MANIFEST URL [--explain] [--api-level N]`
+/// `workbook applinks match MANIFEST URL [--explain] [--api-level N] [--target-sdk N]`
 let appLinksMatchCommand = Command(
     CommandSpec(
         name: "match",
@@ -48,6 +48,15 @@ let appLinksMatchCommand = Command(
             (sspAdvancedPattern and sspSuffix 31) and <uri-relative-filter-group> API 35.
             --explain names what it ignored.
 
+            Which hosts Android verifies depends on the API level the app targets. From API 31,
+            only the hosts of filters that ask for verification themselves count; an app that
+            targets API 30 or lower has the hosts of every web filter verified as soon as one
+            filter asks. The target comes from the manifest's <uses-sdk
+            android:targetSdkVersion>, or from --target-sdk N when the manifest states none (a
+            Gradle build usually sets it in build.gradle). Without either, the answer is for API
+            31 and later, and a note says when an app targeting API 30 or lower would get
+            another.
+
             Exit status: 0 when at least one filter accepts the URL, 1 when none does, 2 when the
             manifest is missing or malformed or the URL cannot be parsed, 64 when the command
             line is wrong (an --api-level out of range, for one).
@@ -65,6 +74,9 @@ let appLinksMatchCommand = Command(
             OptionSpec(
                 "api-level", value: "N",
                 help: "Answer for a device at this Android API level, 1 to \(latest) (default: \(latest))."),
+            OptionSpec(
+                "target-sdk", value: "N",
+                help: "The API level the app targets, when the manifest states no targetSdkVersion."),
         ])
 ) { arguments, console in
     var apiLevel = IntentFilter.latestAPILevel
@@ -76,12 +88,22 @@ let appLinksMatchCommand = Command(
         }
         apiLevel = level
     }
+    var targetSDK: Int?
+    if let text = arguments.value("target-sdk") {
+        guard let level = Int(text), (1...IntentFilter.latestAPILevel).contains(level) else {
+            throw CommandError.usage(
+                "--target-sdk needs a whole number from 1 to \(IntentFilter.latestAPILevel), got '\(text)'",
+                command: ["workbook", "applinks", "match"])
+        }
+        targetSDK = level
+    }
     let path = arguments[0] ?? ""
     let manifest = try CommandInput.readManifest(path)
     let url = try CommandInput.url(arguments[1] ?? "")
-    let accepting = AppLinksListing.accepting(manifest, url: url, apiLevel: apiLevel)
+    let accepting = AppLinksListing.accepting(manifest, url: url, apiLevel: apiLevel, targetSDK: targetSDK)
     if arguments.flag("explain") {
-        for line in AppLinksListing.explanation(manifest, url: url, apiLevel: apiLevel) {
+        for line in AppLinksListing.explanation(manifest, url: url, apiLevel: apiLevel, targetSDK: targetSDK)
+        {
             console.print(line)
         }
     } else {
@@ -89,6 +111,9 @@ let appLinksMatchCommand = Command(
         if accepting.isEmpty {
             console.error("no intent filter accepts \(url.absoluteString); run with --explain to see why")
         }
+    }
+    if let note = AppLinksListing.legacyNote(manifest, url: url, apiLevel: apiLevel, targetSDK: targetSDK) {
+        console.error(note)
     }
     return accepting.isEmpty ? .failure : .success
 }
@@ -109,10 +134,11 @@ enum AppLinksListing {
     /// the link without `BROWSABLE`, so the filter does take it; `--explain` says what a
     /// browser would do.
     static func accepting(
-        _ manifest: AndroidManifest, url: URL, apiLevel: Int = IntentFilter.latestAPILevel
+        _ manifest: AndroidManifest, url: URL, apiLevel: Int = IntentFilter.latestAPILevel,
+        targetSDK: Int? = nil
     ) -> [Line] {
         let uri = AndroidURI(url)
-        let hostIsVerified = manifest.verifyingFilter(for: url) != nil
+        let hostIsVerified = manifest.verifyingFilter(for: url, targetSDK: targetSDK) != nil
         return manifest.activities.flatMap { activity in
             activity.intentFilters.compactMap { filter -> Line? in
                 guard filter.actions.contains(IntentFilterMatcher.actionView),
@@ -129,13 +155,15 @@ enum AppLinksListing {
     /// The report of every filter (``AndroidManifest/explain(url:)``), each followed by a note
     /// when the filter has no `BROWSABLE` category and its verdict does not already say so.
     static func explanation(
-        _ manifest: AndroidManifest, url: URL, apiLevel: Int = IntentFilter.latestAPILevel
+        _ manifest: AndroidManifest, url: URL, apiLevel: Int = IntentFilter.latestAPILevel,
+        targetSDK: Int? = nil
     ) -> [String] {
         let filters = manifest.activities.flatMap(\.intentFilters)
         guard !filters.isEmpty else {
             return ["the manifest declares no intent filter, so no link opens the app"]
         }
-        return zip(manifest.explain(url: url, apiLevel: apiLevel), filters).map { report, filter in
+        return zip(manifest.explain(url: url, apiLevel: apiLevel, targetSDK: targetSDK), filters).map {
+            report, filter in
             let saysSo = report.verdict == .rejected(.noBrowsableCategory)
             guard !IntentFilterMatcher.canOpenFromBrowser(filter), !saysSo else {
                 return report.description
@@ -145,4 +173,21 @@ enum AppLinksListing {
     }
 
     static let noBrowsableNote = "no BROWSABLE category, so a browser cannot open it"
+
+    /// When the app's target is unknown (no `targetSdkVersion` in the manifest, no
+    /// `--target-sdk`) and an app targeting API 30 or lower would get another answer: a note that
+    /// says so. Nil otherwise.
+    static func legacyNote(
+        _ manifest: AndroidManifest, url: URL, apiLevel: Int, targetSDK: Int?
+    ) -> String? {
+        guard targetSDK == nil, manifest.targetSDKVersion == nil else { return nil }
+        let legacy = IntentFilterMatcher.restrictedDomainsTargetSDK - 1
+        let modern = accepting(manifest, url: url, apiLevel: apiLevel)
+        let older = accepting(manifest, url: url, apiLevel: apiLevel, targetSDK: legacy)
+        guard older != modern else { return nil }
+        let listing = older.isEmpty ? "no filter" : older.map(\.description).joined(separator: ", ")
+        return "note: the manifest states no targetSdkVersion, so this answers for an app targeting API 31 "
+            + "or later; targeting API \(legacy) or lower, Android would verify the host through any "
+            + "filter's autoVerify: \(listing) (pass --target-sdk N to choose)"
+    }
 }

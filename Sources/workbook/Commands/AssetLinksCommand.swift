@@ -40,12 +40,16 @@ let assetLinksVerifyCommand = Command(
             Answers the question Android's verifier asks the site: does this file grant
             delegate_permission/common.handle_all_urls to package P signed with the certificate
             whose SHA-256 fingerprint is F? Prints one sentence: which statement authorises the
-            app, or what is missing (the package, this fingerprint, or the relation).
+            app, or what is missing (the package, this fingerprint, or the relation). A file that
+            says nothing of the app itself but includes another statement list names that list:
+            'workbook doctor' fetches and checks it.
 
             Use the fingerprint of the certificate that signed the build on the device: with Play
             App Signing that is Google's key, not your upload key. keytool -list -v and
-            'adb shell pm get-app-links PACKAGE' print it. Case and colons do not matter here, but
-            the file should spell fingerprints in uppercase with colons.
+            'adb shell pm get-app-links PACKAGE' print it. Case and colons do not matter in
+            --fingerprint. They do in the file: Android compares the file's text exactly with the
+            uppercase, colon-separated fingerprint it computes, so an entry in lower case
+            authorises nothing, and the answer says so.
 
             Exit status: 0 when the app is authorised, 1 when it is not, 2 when the file is
             missing or not a JSON array, or F is not a SHA-256 fingerprint.
@@ -81,7 +85,7 @@ let assetLinksVerifyCommand = Command(
     case .authorised:
         console.print(AssetLinksVerifier.message(verdict))
         return .success
-    case .packageNotListed, .fingerprintNotListed, .relationMissing:
+    case .packageNotListed, .fingerprintNotListed, .fingerprintNotCanonical, .relationMissing, .delegated:
         console.print(AssetLinksVerifier.message(verdict))
         return .failure
     }

@@ -73,7 +73,13 @@ let doctorCommand = Command(
         if console.isInteractive { console.error("fetching \(url.absoluteString)") }
         outcomes.append(WellKnownFetcher.fetch(url, timeout: timeout))
     }
-    let report = DoctorReport(target: target, aasa: outcomes[0], assetLinks: outcomes[1])
+    // One level of the statement lists assetlinks.json includes, as Android reads them.
+    var included: [URL: FetchOutcome] = [:]
+    for url in DoctorReport.includedURLs(outcomes[1]) {
+        if console.isInteractive { console.error("fetching \(url.absoluteString) (included)") }
+        included[url] = WellKnownFetcher.fetch(url, timeout: timeout)
+    }
+    let report = DoctorReport(target: target, aasa: outcomes[0], assetLinks: outcomes[1], included: included)
     for line in report.lines { console.print(line) }
     return report.passed ? .success : .failure
 }

@@ -25,8 +25,8 @@ struct Finding: Equatable, Sendable, CustomStringConvertible {
     var description: String { "\(severity.rawValue) \(code) \(path)" }
 }
 
-/// Schemes the system or the web already owns; registering one is silently useless (chapter 01,
-/// "Schemes you cannot have").
+/// Schemes the system or the web already owns; an app can never count on receiving them, so
+/// validation refuses them (chapter 01, "Schemes you cannot have").
 let wellKnownSchemes: Set<String> = [
     "about", "android-app", "app-settings", "blob", "content", "data", "facetime", "facetime-audio", "file",
     "ftp", "http", "https", "intent", "itms-apps", "itms-services", "javascript", "mailto", "maps", "market",

@@ -35,7 +35,8 @@ struct RegistrationTests {
             name: "com.example.shop",
             valid: true, rule: "dots are allowed after the first letter"),
         NameCase(
-            id: "plus-minus-digits", source: "RFC 3986 §3.1", name: "x-app+v2", valid: true,
+            id: "plus-minus-digits", source: "this book: chapter 01, What makes a good scheme name",
+            name: "x-app+v2", valid: true,
             rule: "'+', '-' and digits are allowed after the first letter"),
         NameCase(
             id: "upper-case", source: "this book: chapter 01, What makes a good scheme name", name: "MyApp",
@@ -50,10 +51,12 @@ struct RegistrationTests {
             valid: false,
             rule: "register the name only, without ':' or '//'"),
         NameCase(
-            id: "digit-first", source: "RFC 3986 §3.1", name: "2fa", valid: false,
+            id: "digit-first", source: "this book: chapter 01, What makes a good scheme name", name: "2fa",
+            valid: false,
             rule: "the first character must be a letter"),
         NameCase(
-            id: "underscore", source: "RFC 3986 §3.1", name: "my_app", valid: false,
+            id: "underscore", source: "this book: chapter 01, What makes a good scheme name", name: "my_app",
+            valid: false,
             rule: "'_' is not in the scheme grammar"),
         NameCase(
             id: "non-ascii-letter", source: "this book: chapter 01, What makes a good scheme name",
@@ -66,7 +69,8 @@ struct RegistrationTests {
             valid: false,
             rule: "only ASCII letters count, also as the first character"),
         NameCase(
-            id: "space", source: "RFC 3986 §3.1", name: "my app", valid: false,
+            id: "space", source: "this book: chapter 01, What makes a good scheme name", name: "my app",
+            valid: false,
             rule: "spaces are not in the scheme grammar"),
     ]
 
@@ -149,7 +153,7 @@ struct RegistrationTests {
             ],
             rule: "a scheme listed twice in one type is a duplicate too"),
         RegistrationCase(
-            id: "everything-in-order", source: "this book: chapter 01, Reading the registration back",
+            id: "everything-in-order", source: "this book: chapter 14, Findings",
             types: [
                 URLType(name: nil, schemes: ["2fa", "tel", "ok"], role: "Boss"),
                 URLType(name: "shop", schemes: ["OK"]),

@@ -46,7 +46,7 @@ struct RouterTests {
             url: "https://www.example.com/profile",
             expected: .navigate(.profile), rule: "www.example.com is listed too, so it navigates"),
         DoorCase(
-            id: "host-case", source: "this book: chapter 02, Deciding what to do",
+            id: "host-case", source: "this book: chapter 01, Taking a link apart",
             url: "https://EXAMPLE.com/profile",
             expected: .navigate(.profile), rule: "hosts compare case-insensitively"),
         DoorCase(
@@ -74,13 +74,11 @@ struct RouterTests {
             url: "https://example.com:443/product/42",
             expected: .navigate(.product(id: "42")), rule: "port 443 is the default port spelled out"),
         DoorCase(
-            id: "plain-http",
-            source:
-                "Apple: Allowing apps and websites to link to your content (standard HTTP or HTTPS links)",
+            id: "plain-http", source: "this book: chapter 02, Deciding what to do",
             url: "http://example.com/product/42", expected: .navigate(.product(id: "42")),
             rule: "Universal Links are http or https: a verified http link is ours too"),
         DoorCase(
-            id: "http-on-https-port", source: "RFC 9110 §4.2.1: http's default port is 80",
+            id: "http-on-https-port", source: "this book: chapter 02, Deciding what to do",
             url: "http://example.com:443/product/42",
             expected: .openInBrowser(URL(string: "http://example.com:443/product/42")!),
             rule: "443 is https's default port, not http's"),

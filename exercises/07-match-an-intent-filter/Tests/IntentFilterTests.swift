@@ -26,7 +26,7 @@ struct IntentFilterTests {
             link: "https://example.com/product/42", expected: nil,
             rule: "scheme, host and path prefix all fit, although they sit in three <data> elements"),
         FilterCase(
-            id: "no-scheme", source: "AOSP: IntentFilter.java, IntentFilter.matchData",
+            id: "no-scheme", source: "this book: chapter 04, Matching a link against a filter",
             data: [DataElement(host: "example.com")],
             link: "https://example.com/", expected: .noSchemeDeclared,
             rule: "a filter without any scheme only takes intents without data"),
@@ -47,16 +47,16 @@ struct IntentFilterTests {
             link: "https://example.com/help", expected: .pathNotDeclared("/help"),
             rule: "with paths declared, one must match"),
         FilterCase(
-            id: "wildcard-subdomain", source: "AOSP: IntentFilter.java, IntentFilter.AuthorityEntry",
+            id: "wildcard-subdomain", source: "this book: chapter 04, Matching a link against a filter",
             data: [DataElement(scheme: "https", host: "*.example.com")],
             link: "https://shop.example.com/any", expected: nil, rule: "*.example.com takes shop.example.com"),
         FilterCase(
-            id: "wildcard-not-apex", source: "AOSP: IntentFilter.java, IntentFilter.AuthorityEntry",
+            id: "wildcard-not-apex", source: "this book: chapter 04, Matching a link against a filter",
             data: [DataElement(scheme: "https", host: "*.example.com")],
             link: "https://example.com/any", expected: .hostNotDeclared("example.com"),
             rule: "*.example.com keeps the dot, so example.com itself does not match"),
         FilterCase(
-            id: "wildcard-without-dot", source: "AOSP: IntentFilter.java, IntentFilter.AuthorityEntry",
+            id: "wildcard-without-dot", source: "this book: chapter 04, Matching a link against a filter",
             data: [DataElement(scheme: "https", host: "*example.com")],
             link: "https://badexample.com/any", expected: nil,
             rule: "*example.com (no dot) also takes badexample.com: a classic mistake"),

@@ -16,15 +16,16 @@ let handleAllURLs = "delegate_permission/common.handle_all_urls"
 
 /// The answer to "does this file authorise this build?", and if not, what is missing.
 enum Verdict: Equatable, Sendable {
-    /// Statement `statement` (an index in the file) grants the relation. `exact` is false when the
-    /// file spells the fingerprint differently from the canonical form.
-    case authorised(statement: Int, exact: Bool)
+    /// Statement `statement` (an index in the file) grants the relation.
+    case authorised(statement: Int)
     /// The fingerprint asked about is not 32 bytes of hex.
     case invalidFingerprint(String)
     /// No statement names the package; `listed` are the packages that are named, in file order.
     case packageNotListed(listed: [String])
-    /// The package is named, but not with this certificate; `listed` are the canonical fingerprints
-    /// the file gives that package, in file order, each once.
+    /// The package is named, but not with this certificate; `listed` are the fingerprints the file
+    /// gives that package, as it writes them, in file order, each once. A fingerprint written in
+    /// lower case is listed but never matches: Android compares the file's text exactly with the
+    /// canonical form of the certificate it checks.
     case fingerprintNotListed(listed: [String])
     /// Package and fingerprint are named, but those statements (indexes) do not grant the relation.
     case relationMissing(statements: [Int])
@@ -53,15 +54,15 @@ func verify(_ statements: [Statement], package: String, fingerprint: String) -> 
     }
     let forPackage = apps.filter { $0.package == package }
     guard !forPackage.isEmpty else { return .packageNotListed(listed: unique(apps.map(\.package))) }
-    let signed = forPackage.filter { app in app.fingerprints.contains { canonicalFingerprint($0) == wanted } }
+    // The file's text is compared exactly, as Android compares it: a lowercase entry never matches.
+    let signed = forPackage.filter { $0.fingerprints.contains(wanted) }
     guard !signed.isEmpty else {
-        let listed = forPackage.flatMap(\.fingerprints).map { canonicalFingerprint($0) ?? $0 }
-        return .fingerprintNotListed(listed: unique(listed))
+        return .fingerprintNotListed(listed: unique(forPackage.flatMap(\.fingerprints)))
     }
     guard let granting = signed.first(where: { $0.relations.contains(handleAllURLs) }) else {
         return .relationMissing(statements: signed.map(\.index))
     }
-    return .authorised(statement: granting.index, exact: granting.fingerprints.contains(wanted))
+    return .authorised(statement: granting.index)
 }
 
 private func unique(_ items: [String]) -> [String] {

@@ -16,15 +16,16 @@ let handleAllURLs = "delegate_permission/common.handle_all_urls"
 
 /// The answer to "does this file authorise this build?", and if not, what is missing.
 enum Verdict: Equatable, Sendable {
-    /// Statement `statement` (an index in the file) grants the relation. `exact` is false when the
-    /// file spells the fingerprint differently from the canonical form.
-    case authorised(statement: Int, exact: Bool)
+    /// Statement `statement` (an index in the file) grants the relation.
+    case authorised(statement: Int)
     /// The fingerprint asked about is not 32 bytes of hex.
     case invalidFingerprint(String)
     /// No statement names the package; `listed` are the packages that are named, in file order.
     case packageNotListed(listed: [String])
-    /// The package is named, but not with this certificate; `listed` are the canonical fingerprints
-    /// the file gives that package, in file order, each once.
+    /// The package is named, but not with this certificate; `listed` are the fingerprints the file
+    /// gives that package, as it writes them, in file order, each once. A fingerprint written in
+    /// lower case is listed but never matches: Android compares the file's text exactly with the
+    /// canonical form of the certificate it checks.
     case fingerprintNotListed(listed: [String])
     /// Package and fingerprint are named, but those statements (indexes) do not grant the relation.
     case relationMissing(statements: [Int])
@@ -46,8 +47,9 @@ func canonicalFingerprint(_ text: String) -> String? {
 func verify(_ statements: [Statement], package: String, fingerprint: String) -> Verdict {
     // TODO: 1. an invalid fingerprint asked about -> .invalidFingerprint(fingerprint)
     //       2. no android_app statement for the package -> .packageNotListed(every app package, once)
-    //       3. none of them lists the fingerprint (compare canonical forms) -> .fingerprintNotListed
+    //       3. none of them lists the canonical form of the fingerprint, exactly as the file writes
+    //          it -> .fingerprintNotListed(what the file lists for the package, as written, once each)
     //       4. none of those grants handleAllURLs -> .relationMissing(their indexes)
-    //       5. otherwise .authorised(statement: first granting index, exact: spelled canonically?)
+    //       5. otherwise .authorised(statement: first granting index)
     return .packageNotListed(listed: [])
 }

@@ -40,11 +40,12 @@ struct VerifyCase: CustomTestStringConvertible, Sendable {
 struct AssetLinksTests {
     static let fingerprints: [FingerprintCase] = [
         FingerprintCase(
-            id: "canonical", source: "this book: chapter 04, The site's half", text: Keys.release,
+            id: "canonical", source: "this book: chapter 04, The site's half: assetlinks.json",
+            text: Keys.release,
             expected: Keys.release,
             rule: "a canonical fingerprint stays as it is"),
         FingerprintCase(
-            id: "lower-case", source: "this book: chapter 04, Who is authorised? The verifier",
+            id: "lower-case", source: "this book: chapter 17, Modelling the statements",
             text: Keys.release.lowercased(),
             expected: Keys.release, rule: "hex digits are upper-cased"),
         FingerprintCase(
@@ -72,14 +73,19 @@ struct AssetLinksTests {
         VerifyCase(
             id: "authorised", source: "this book: chapter 04, Who is authorised? The verifier",
             statements: [app("com.example.shop", [Keys.release, Keys.play])], package: "com.example.shop",
-            fingerprint: Keys.play, expected: .authorised(statement: 0, exact: true),
+            fingerprint: Keys.play, expected: .authorised(statement: 0),
             rule: "a listed package and fingerprint with handle_all_urls is authorised"),
         VerifyCase(
-            id: "authorised-after-normalising",
+            id: "lower-case-entry-is-not-listed",
             source: "this book: chapter 04, Who is authorised? The verifier",
             statements: [app("com.example.shop", [Keys.release.lowercased()])], package: "com.example.shop",
-            fingerprint: Keys.release, expected: .authorised(statement: 0, exact: false),
-            rule: "fingerprints compare canonically, but exact is false when the file spells it otherwise"),
+            fingerprint: Keys.release, expected: .fingerprintNotListed(listed: [Keys.release.lowercased()]),
+            rule: "Android compares the file's text exactly: a lower-case fingerprint names no certificate"),
+        VerifyCase(
+            id: "lower-case-question", source: "this book: chapter 04, Who is authorised? The verifier",
+            statements: [app("com.example.shop", [Keys.release])], package: "com.example.shop",
+            fingerprint: Keys.release.lowercased(), expected: .authorised(statement: 0),
+            rule: "the fingerprint asked about may be written in any case: its canonical form is compared"),
         VerifyCase(
             id: "second-statement", source: "this book: chapter 04, Who is authorised? The verifier",
             statements: [
@@ -87,7 +93,7 @@ struct AssetLinksTests {
                 app("com.example.shop", [Keys.release]),
             ],
             package: "com.example.shop", fingerprint: Keys.release,
-            expected: .authorised(statement: 1, exact: true),
+            expected: .authorised(statement: 1),
             rule: "statement indexes count every statement of the file, web targets too"),
         VerifyCase(
             id: "invalid-fingerprint", source: "this book: chapter 04, Which fingerprints?",
@@ -95,7 +101,7 @@ struct AssetLinksTests {
             fingerprint: Keys.sha1, expected: .invalidFingerprint(Keys.sha1),
             rule: "asking with a SHA-1 fingerprint is answered before looking at the file"),
         VerifyCase(
-            id: "debug-package", source: "this book: chapter 04, The site's half",
+            id: "debug-package", source: "this book: chapter 04, The site's half: assetlinks.json",
             statements: [app("com.example.shop", [Keys.release]), app("com.example.news", [Keys.release])],
             package: "com.example.shop.debug", fingerprint: Keys.debug,
             expected: .packageNotListed(listed: ["com.example.shop", "com.example.news"]),
@@ -104,8 +110,8 @@ struct AssetLinksTests {
             id: "upload-key-instead-of-play-key", source: "this book: chapter 04, Which fingerprints?",
             statements: [app("com.example.shop", [Keys.release, Keys.debug.lowercased()])],
             package: "com.example.shop", fingerprint: Keys.play,
-            expected: .fingerprintNotListed(listed: [Keys.release, Keys.debug]),
-            rule: "a Play-installed build carries the Play App Signing key; list the canonical forms found"),
+            expected: .fingerprintNotListed(listed: [Keys.release, Keys.debug.lowercased()]),
+            rule: "a Play-installed build carries the Play App Signing key; list what the file writes"),
         VerifyCase(
             id: "listed-twice", source: "this book: chapter 04, Who is authorised? The verifier",
             statements: [app("com.example.shop", [Keys.release]), app("com.example.shop", [Keys.release])],
@@ -113,7 +119,7 @@ struct AssetLinksTests {
             expected: .fingerprintNotListed(listed: [Keys.release]),
             rule: "each fingerprint is listed once in the verdict"),
         VerifyCase(
-            id: "login-creds-only", source: "this book: chapter 04, The site's half",
+            id: "login-creds-only", source: "this book: chapter 04, The site's half: assetlinks.json",
             statements: [
                 app(
                     "com.example.shop", [Keys.release],
@@ -131,7 +137,7 @@ struct AssetLinksTests {
                 app("com.example.shop", [Keys.release]),
             ],
             package: "com.example.shop", fingerprint: Keys.release,
-            expected: .authorised(statement: 1, exact: true),
+            expected: .authorised(statement: 1),
             rule: "the verdict names the first statement that grants handle_all_urls"),
     ]
 

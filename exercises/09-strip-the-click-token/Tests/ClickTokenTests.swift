@@ -98,12 +98,12 @@ struct ClickTokenTests {
             referrer: "LI2_DL=https%3A%2F%2Fgo.example%2Fspring", link: nil, token: nil,
             rule: "parameter names compare exactly"),
         ReferrerCase(
-            id: "link-without-token", source: "this book: chapter 05, Three identifiers",
+            id: "link-without-token", source: "this book: chapter 07, Looking inside",
             referrer: "li2_dl=https%3A%2F%2Fgo.example%2Fspring", link: "https://go.example/spring",
             token: nil,
             rule: "a link without li2_cid is still the link, but it has no click token"),
         ReferrerCase(
-            id: "empty-token", source: "this book: chapter 05, Three identifiers",
+            id: "empty-token", source: "this book: chapter 07, Looking inside",
             referrer: "li2_dl=https%3A%2F%2Fgo.example%2Fspring%3Fli2_cid%3D",
             link: "https://go.example/spring?li2_cid=",
             token: nil, rule: "an empty li2_cid is no token"),

@@ -70,7 +70,7 @@ struct ConsentRequestTests {
             json: #"{"clipboardStatus":"empty","li2Domains":["go.example"]}"#,
             rule: "blank text counts as empty, like nothing to paste"),
         AnswerCase(
-            id: "clipboard-empty", source: "this book: chapter 06, The empty clipboard",
+            id: "clipboard-empty", source: "this book: chapter 06, What the answer sends",
             answer: .clipboardEmpty,
             json: #"{"clipboardStatus":"empty","li2Domains":["go.example"]}"#,
             rule: "nothing to paste is empty, with the domains"),

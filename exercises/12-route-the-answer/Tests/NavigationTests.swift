@@ -17,7 +17,7 @@ struct AnswerCase: CustomTestStringConvertible, Sendable {
 struct NavigationTests {
     static let cases: [AnswerCase] = [
         AnswerCase(
-            id: "universal-link-match", source: "this book: chapter 08, Trying it", status: 200,
+            id: "universal-link-match", source: "this book: chapter 05, What the app is told", status: 200,
             body: #"""
                 {"clickId":"2rN4FEbxrdjPhsjF","link":{"domain":"go.example","id":"link_summer","key":"summer",
                 "url":"https://shop.example/sale?campaign=summer"},"matchMethod":"universal_link","platform":"ios"}
@@ -55,7 +55,7 @@ struct NavigationTests {
             body: #"{"clickId":"inMOjDCgPljNuOnY","link":null}"#, expected: .stayHome(missReason: ""),
             rule: "a miss without missReason has the empty reason"),
         AnswerCase(
-            id: "unauthorised", source: "this book: chapter 08, Keys: publishable and secret", status: 401,
+            id: "unauthorised", source: "this book: chapter 05, What the app is told", status: 401,
             body: #"{"error":{"code":"missing_key","message":"an API key is required"}}"#,
             expected: .stayHomeAfterFailure(.http(status: 401)),
             rule: "a status outside 2xx is a failure, whatever the body"),

@@ -80,7 +80,8 @@ enum Finding: Equatable, Sendable {
         case .appIDNotListed(let appID, _):
             return "name \(appID) in the file, or ship the bundle ID the file names"
         case .staleCDNCopy:
-            return "wait for Apple's CDN (about a day); while developing, use ?mode=developer"
+            return "wait for Apple's CDN (it asks for the file within 24 hours, devices about once a week); "
+                + "while developing, use ?mode=developer"
         case .domainNotInSDKConfig(let host):
             return "add \(host) to deepLinkDomains in Li2.configure"
         case .emptyKey:

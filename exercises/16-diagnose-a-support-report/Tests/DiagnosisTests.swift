@@ -65,7 +65,7 @@ struct DiagnosisTests {
             rule: "the app ID is TEAMID.bundleID of the build: a .debug suffix is another app"
         ) { $0.build.bundleID = "com.example.shop.debug" },
         ReportCase(
-            "other-team", source: "this book: chapter 3, When the link opens Safari anyway",
+            "other-team", source: "this book: chapter 03, When the link opens Safari anyway",
             expected: [
                 .appIDNotListed(
                     appID: Healthy.appID,
@@ -79,7 +79,7 @@ struct DiagnosisTests {
             ])
         },
         ReportCase(
-            "second-entry", source: "this book: chapter 3, The association file", expected: [],
+            "second-entry", source: "this book: chapter 03, The association file", expected: [],
             rule: "every entry of applinks.details counts, not only the first"
         ) {
             $0.associationFile.body = Data(
@@ -87,7 +87,7 @@ struct DiagnosisTests {
                     .utf8)
         },
         ReportCase(
-            "legacy-appid", source: "this book: chapter 3, The association file", expected: [],
+            "legacy-appid", source: "this book: chapter 03, The association file", expected: [],
             rule: "an older entry names its one app in appID"
         ) {
             $0.associationFile.body = Data(
@@ -95,11 +95,11 @@ struct DiagnosisTests {
                     .utf8)
         },
         ReportCase(
-            "not-json", source: "this book: chapter 3, Linting the file", expected: [.unreadableFile],
+            "not-json", source: "this book: chapter 03, Linting the file", expected: [.unreadableFile],
             rule: "a body that is not JSON cannot name any app"
         ) { $0.associationFile.body = Data("<html>Welcome</html>".utf8) },
         ReportCase(
-            "no-applinks", source: "this book: chapter 3, The association file", expected: [.unreadableFile],
+            "no-applinks", source: "this book: chapter 03, The association file", expected: [.unreadableFile],
             rule: "without applinks.details the file says nothing about links"
         ) {
             $0.associationFile.body = Data(
@@ -128,7 +128,7 @@ struct DiagnosisTests {
             rule: "header names compare without case: location is Location"
         ) { $0.associationFile = Fetch(status: 302, headers: ["location": "https://go.example/aasa.json"]) },
         ReportCase(
-            "not-found", source: "this book: chapter 3, When the link opens Safari anyway",
+            "not-found", source: "this book: chapter 03, When the link opens Safari anyway",
             expected: [.fileNotServed(status: 404)],
             rule: "any status but 200 and a redirect means the file is not served"
         ) { $0.associationFile = Fetch(status: 404, headers: ["Content-Type": "text/html"]) },
@@ -145,7 +145,7 @@ struct DiagnosisTests {
             rule: "anything but application/json fails, even with a perfect body"
         ) { $0.associationFile.headers = ["Content-Type": "text/html"] },
         ReportCase(
-            "none", source: "this book: chapter 3, Hosting the file", expected: [.wrongContentType("")],
+            "none", source: "this book: chapter 03, Hosting the file", expected: [.wrongContentType("")],
             rule: "no Content-Type at all is not application/json"
         ) { $0.associationFile.headers = [:] },
         ReportCase(
@@ -153,7 +153,7 @@ struct DiagnosisTests {
             rule: "parameters such as ; charset=utf-8 do no harm, and header names compare without case"
         ) { $0.associationFile.headers = ["content-type": "application/json; charset=utf-8"] },
         ReportCase(
-            "octet-stream-and-wrong-app", source: "this book: chapter 3, Hosting the file",
+            "octet-stream-and-wrong-app", source: "this book: chapter 03, Hosting the file",
             expected: [
                 .wrongContentType("application/octet-stream"),
                 .appIDNotListed(appID: Healthy.appID, listed: ["ABCDE12345.com.example.app"]),
@@ -172,27 +172,27 @@ struct DiagnosisTests {
 
     static let entitlements: [ReportCase] = [
         ReportCase(
-            "only-www", source: "this book: chapter 3, The app's half: Associated Domains",
+            "only-www", source: "this book: chapter 03, The app's half: Associated Domains",
             expected: [.domainNotInEntitlement("go.example")],
             rule: "www.go.example and go.example are two domains: each needs its own applinks: entry"
         ) { $0.build.associatedDomains = ["applinks:www.go.example"] },
         ReportCase(
-            "developer-mode", source: "this book: chapter 3, The app's half: Associated Domains",
+            "developer-mode", source: "this book: chapter 03, The app's half: Associated Domains",
             expected: [],
             rule: "a ?mode=developer suffix still claims the domain"
         ) { $0.build.associatedDomains = ["applinks:go.example?mode=developer"] },
         ReportCase(
-            "webcredentials-only", source: "this book: chapter 3, The app's half: Associated Domains",
+            "webcredentials-only", source: "this book: chapter 03, The app's half: Associated Domains",
             expected: [.domainNotInEntitlement("go.example")],
             rule: "only applinks: entries claim a domain for links"
         ) { $0.build.associatedDomains = ["webcredentials:go.example"] },
         ReportCase(
-            "wildcard-not-apex", source: "this book: chapter 3, The app's half: Associated Domains",
+            "wildcard-not-apex", source: "this book: chapter 03, The app's half: Associated Domains",
             expected: [.domainNotInEntitlement("go.example")],
             rule: "*.go.example covers every subdomain of go.example, not go.example itself"
         ) { $0.build.associatedDomains = ["applinks:*.go.example"] },
         ReportCase(
-            "wildcard-subdomain", source: "this book: chapter 3, The app's half: Associated Domains",
+            "wildcard-subdomain", source: "this book: chapter 03, The app's half: Associated Domains",
             expected: [], rule: "*.go.example covers eu.go.example"
         ) {
             $0.link = URL(string: "https://eu.go.example/summer")!
