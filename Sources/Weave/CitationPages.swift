@@ -157,15 +157,18 @@ public struct CitationPages: Sendable {
     }
 
     /// The page's Markdown: its groups as second-level headings, each entry as a third-level
-    /// heading holding an anchor named by its key, its body, and where it is cited.
+    /// heading whose id is its key (written as HTML, so that no slug of its text can take the
+    /// same id), its body, and where it is cited.
     static func markdown(_ page: Page, citedIn: [String: [CitingSection]]) -> String {
         var out = "# \(MarkdownText.escape(page.title))\n\n"
         if !page.introduction.isEmpty { out += page.introduction.trimmingCharacters(in: .newlines) + "\n\n" }
         for group in page.groups where !group.entries.isEmpty {
             out += "## \(MarkdownText.escape(group.title))\n\n"
             for entry in group.entries {
-                out += "### <span id=\"\(HTML.escape(entry.key))\"></span>"
-                out += MarkdownText.escape(entry.heading) + "\n\n"
+                let id = HTML.escape(entry.key)
+                out += "<h3 class=\"citation-entry\" id=\"\(id)\">\(HTML.escape(entry.heading))"
+                out +=
+                    "<a class=\"heading-anchor\" href=\"#\(id)\" aria-label=\"Link to this entry\">#</a></h3>\n\n"
                 if !entry.body.isEmpty { out += entry.body.trimmingCharacters(in: .newlines) + "\n\n" }
                 var places = (citedIn[entry.key] ?? []).map { section in
                     let target = section.source + (section.anchor.map { "#" + $0 } ?? "")

@@ -74,8 +74,10 @@ struct CitationPagesTests {
         let book = try TemporaryBook(chapters: ["01-routing.md": Self.chapter])
         _ = try book.build { $0.citations = Self.citations }
         #expect(
-            book.fragment("sources.html", from: "<h2 id=\"ietf\">", to: "</p>\n<p>Cited in")?.isEmpty == false
-        )
+            book.lines("sources.html", startingWith: "<h3") == [
+                "<h3 class=\"citation-entry\" id=\"rfc3986-3.1\">RFC 3986 §3.1<a class=\"heading-anchor\" "
+                    + "href=\"#rfc3986-3.1\" aria-label=\"Link to this entry\">#</a></h3>"
+            ])
         #expect(
             book.lines("sources.html", startingWith: "<p>Cited in") == [
                 "<p>Cited in <a href=\"chapters/01-routing.html#schemes\">1. Routing › Schemes</a>, "

@@ -33,7 +33,7 @@ struct AASACommandTests {
         #expect(
             output.stdout == #"""
                 aasa-errors.json: error aasa.appid-format applinks.details[0].appIDs[0]: "com.example.shop" is not TEAMID.bundle.id (a 10-character Team ID of upper-case letters and digits, a dot, then the bundle identifier)
-                aasa-errors.json: warning aasa.path-no-leading-slash applinks.details[0].components[0]["/"]: URL paths start with "/", so "product/*" never matches
+                aasa-errors.json: warning aasa.path-no-leading-slash applinks.details[0].components[0]["/"]: write the leading "/": swcutil reads "product/*" as "/product/*", but Apple's examples always write it
 
                 """#)
         #expect(output.stderr == "")

@@ -46,8 +46,12 @@ def test_sidebar_reaches_every_chapter(browser):
     chapters = sorted(path.stem for path in (REPOSITORY / "chapters").glob("*.md") if path != summary)
     assert chapters, "no chapters in the repository"
     driver = browser.open("/")
-    # The sidebar groups the chapters by the parts of chapters/SUMMARY.md.
-    parts = [line[2:].strip() for line in summary.read_text(encoding="utf-8").splitlines() if line.startswith("# ")]
+    # The sidebar groups the chapters by the parts of chapters/SUMMARY.md; a first heading that
+    # another heading follows before any chapter is the summary's title (mdBook's), not a part.
+    lines = [line for line in summary.read_text(encoding="utf-8").splitlines() if line.strip()]
+    parts = [line[2:].strip() for line in lines if line.startswith("# ")]
+    if len(lines) > 1 and lines[0].startswith("# ") and lines[1].startswith("# "):
+        parts = parts[1:]
     # textContent: the headings are shown in capitals by CSS.
     headings = [heading.get_attribute("textContent").strip()
                 for heading in driver.find_elements(By.CSS_SELECTOR, "#sidebar .nav-heading")]
@@ -120,12 +124,47 @@ def test_exercise_hints_stay_folded_until_opened(browser):
     driver = browser.open("/exercises/06-match-aasa-components.html")
     hints = [d for d in driver.find_elements(By.CSS_SELECTOR, "main details:not(.code-fold)")
              if d.find_element(By.TAG_NAME, "summary").text.strip().startswith("Hint ")]
-    assert len(hints) == 3, f"exercise 6 has three folded hints, found {len(hints)}"
+    assert len(hints) == 4, f"exercise 6 has four folded hints, found {len(hints)}"
     assert not any(hint.get_attribute("open") for hint in hints), "hints start folded"
     text = hints[0].find_element(By.TAG_NAME, "p")
     assert not is_shown(driver, text), "a folded hint's text is hidden"
     hints[0].find_element(By.TAG_NAME, "summary").click()
     browser.wait(lambda d: is_shown(d, text), "the first hint to open on a click")
+    browser.check_page_health()
+
+
+def test_a_source_label_leads_to_its_entry_and_the_entry_to_the_source(browser):
+    driver = browser.open("/chapters/03-universal-links.html")
+    label = browser.wait(
+        lambda d: next((a for a in d.find_elements(By.CSS_SELECTOR, "main a.citation[data-url]") if a.is_displayed()),
+                       None),
+        "a source label on the chapter")
+    source_url = label.get_attribute("data-url")
+    key = urlsplit(label.get_attribute("href")).fragment
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", label)
+    label.click()
+    browser.wait(lambda d: urlsplit(d.current_url).path.endswith("/sources.html"), "the Sources page")
+    assert urlsplit(driver.current_url).fragment == key, f"the page opened at {driver.current_url}"
+    entry = driver.find_element(By.ID, key)
+    assert entry.tag_name == "h3", f"#{key} is a <{entry.tag_name}>, not the entry's heading"
+    out = entry.find_element(By.XPATH, "following-sibling::p[1]//a[@target='_blank']")
+    assert out.get_attribute("href") == source_url, f"the entry links {out.get_attribute('href')}, not {source_url}"
+    assert out.get_attribute("rel") == "noopener"
+    # The entry names the chapter that cites it, and that link leads back.
+    back = entry.find_element(By.XPATH, "following-sibling::p[2]//a[contains(@href, '03-universal-links.html')]")
+    back.click()
+    browser.wait(lambda d: "/chapters/03-universal-links.html" in d.current_url, "the way back to the chapter")
+    browser.check_page_health()
+
+
+def test_what_this_book_decides_lists_each_decision_with_its_reason_and_its_users(browser):
+    driver = browser.open("/this-book-decides.html")
+    groups = [h.text.strip() for h in driver.find_elements(By.CSS_SELECTOR, "main h2")]
+    assert "The mock server" in groups and "The SDK" in groups, f"the areas are {groups}"
+    entries = driver.find_elements(By.CSS_SELECTOR, "main h3")
+    assert entries and all(e.text.strip().startswith("this book: ") for e in entries), "every decision is labelled"
+    cited = entries[0].find_element(By.XPATH, "following-sibling::p[2]")
+    assert cited.text.startswith("Cited in "), f"the first decision says {cited.text!r}"
     browser.check_page_health()
 
 
@@ -386,7 +425,9 @@ def test_a_save_reloads_the_page_and_problems_show_on_it(browser, start_server, 
 # (stemming: "configured" for "Configuring", "escapes" for "escaping").
 SEARCHES = [
     ("submitPasteControlEmpty", ["chapters/06-consent-and-the-clipboard.html#the-consent-screen-the-app-owns"]),
-    ("publishableKey", ["chapters/09-the-sdk-api.html#the-surface-at-a-glance"]),
+    # Both sections name it once in a table; the book's order puts Android's kit first.
+    ("publishableKey", ["chapters/07-install-referrer.html#li2s-android-deep-link-kit",
+                        "chapters/09-the-sdk-api.html#the-surface-at-a-glance"]),
     ("pathAdvancedPattern", ["glossary.html#pathpattern", "chapters/04-app-links.html#how-android-reads-a-path-pattern"]),
     ("checkAdvancedPatterns", ["chapters/17-inside-app-links.html#reading-the-manifest"]),
     ("configured", ["chapters/09-the-sdk-api.html#configuring"]),

@@ -2,10 +2,10 @@
 // change the chapter and re-tangle.
 // Source: chapters/16-inside-universal-links.md
 // Source: chapters/03-universal-links.md
-// Body hash: fnv1a64-7988c5df6d0abf5a
+// Body hash: fnv1a64-438bbaa27e343d1a
 import Foundation
 
-#sourceLocation(file:"chapters/16-inside-universal-links.md",line:518)
+#sourceLocation(file:"chapters/16-inside-universal-links.md",line:544)
 /// Answers the question iOS asks when a user taps a link on an associated domain: which apps
 /// may open this URL?
 ///
@@ -81,7 +81,7 @@ extension AASAMatcher {
         case noMatch
     }
 }
-#sourceLocation(file:"chapters/16-inside-universal-links.md",line:600)
+#sourceLocation(file:"chapters/16-inside-universal-links.md",line:626)
 extension AASAMatcher {
     /// A `details` entry with its rules compiled.
     struct Entry: Sendable {
@@ -111,12 +111,17 @@ extension AASAMatcher {
         }
     }
 }
-#sourceLocation(file:"chapters/16-inside-universal-links.md",line:637)
+#sourceLocation(file:"chapters/16-inside-universal-links.md",line:663)
 extension AASAMatcher {
     /// One compiled rule: a modern component or a legacy path. A `nil` pattern is `*`.
     struct Rule: Sendable {
         var exclude: Bool
         var path: AASAPattern?
+        /// For a component whose path pattern ends in `/*`: the pattern without it, which the
+        /// path may match instead (`/buy/*` takes `/buy`).
+        var parentPath: AASAPattern?
+        /// Components drop a path's trailing slashes before matching; legacy paths do not.
+        var trimsTrailingSlashes: Bool
         var query: Query?
         var fragment: AASAPattern?
         var caseSensitive: Bool
@@ -134,7 +139,14 @@ extension AASAMatcher {
             variables: AASASubstitutionVariables
         ) {
             exclude = component.exclude ?? false
-            path = component.path.map { AASAPattern($0, variables: variables) }
+            let pathPattern = component.path.map(AASAMatcher.componentPathPattern)
+            path = pathPattern.map { AASAPattern($0, variables: variables) }
+            parentPath = pathPattern.flatMap { pattern in
+                guard pattern.hasSuffix("/*") else { return nil }
+                let parent = String(pattern.dropLast(2))
+                return AASAPattern(parent.isEmpty ? "/" : parent, variables: variables)
+            }
+            trimsTrailingSlashes = true
             fragment = component.fragment.map { AASAPattern($0, variables: variables) }
             switch component.query {
             case .string(let pattern)?:
@@ -144,7 +156,7 @@ extension AASAMatcher {
                     items.sorted { $0.key < $1.key }.map {
                         (name: $0.key, value: AASAPattern($0.value, variables: variables))
                     })
-            case nil:
+            case .ignored?, nil:
                 query = nil
             }
             caseSensitive =
@@ -158,6 +170,8 @@ extension AASAMatcher {
             exclude = legacyPath.hasPrefix("NOT ")
             let pattern = exclude ? String(legacyPath.dropFirst(4)) : legacyPath
             path = AASAPattern(pattern, variables: nil)
+            parentPath = nil
+            trimsTrailingSlashes = false
             query = nil
             fragment = nil
             caseSensitive = true
@@ -165,12 +179,41 @@ extension AASAMatcher {
         }
     }
 }
+#sourceLocation(file:"chapters/16-inside-universal-links.md",line:743)
+extension AASAMatcher {
+    /// A component's path pattern as `swcutil` reads it: a pattern that starts with a literal
+    /// gets its leading `/`, a leading run of slashes is one, and trailing slashes are dropped.
+    ///
+    /// ```swift
+    /// AASAMatcher.componentPathPattern("buy/*/")   // "/buy/*"
+    /// ```
+    static func componentPathPattern(_ pattern: String) -> String {
+        var text = Substring(pattern)
+        if let first = text.first, first == "/" || !"*?$".contains(first) {
+            text = "/" + text.drop { $0 == "/" }
+        }
+        while text.count > 1, text.hasSuffix("/") { text = text.dropLast() }
+        return String(text)
+    }
+
+    /// A URL path as a component's pattern sees it: trailing slashes dropped, the root kept.
+    static func trimmingTrailingSlashes(_ path: String) -> String {
+        var text = Substring(path)
+        while text.count > 1, text.hasSuffix("/") { text = text.dropLast() }
+        return String(text)
+    }
+}
 // chunk: aasa-rule-matches
-#sourceLocation(file:"chapters/03-universal-links.md",line:290)
+#sourceLocation(file:"chapters/03-universal-links.md",line:297)
 extension AASAMatcher.Rule {
     func matches(_ parts: AASAMatcher.URLParts) -> Bool {
         let url = percentEncoded ? parts.encoded : parts.decoded
-        if let path, !path.matches(url.path, caseSensitive: caseSensitive) { return false }
+        let urlPath = trimsTrailingSlashes ? AASAMatcher.trimmingTrailingSlashes(url.path) : url.path
+        if let path, !path.matches(urlPath, caseSensitive: caseSensitive),
+            parentPath?.matches(urlPath, caseSensitive: caseSensitive) != true
+        {
+            return false
+        }
         if let fragment, !fragment.matches(url.fragment, caseSensitive: caseSensitive) { return false }
         switch query {
         case .whole(let pattern)?:
@@ -191,7 +234,7 @@ extension AASAMatcher.Rule {
     }
 }
 
-#sourceLocation(file:"chapters/16-inside-universal-links.md",line:701)
+#sourceLocation(file:"chapters/16-inside-universal-links.md",line:777)
 extension AASAMatcher {
     /// The parts of a URL the rules look at, in both spellings. A part the URL does not have
     /// is the empty string, so `"#": "?*"` rejects a URL without a fragment.

@@ -2,11 +2,11 @@
 // change the chapter and re-tangle.
 // Source: chapters/19-inside-consent.md
 // Source: chapters/06-consent-and-the-clipboard.md
-// Body hash: fnv1a64-62067b62ff697166
+// Body hash: fnv1a64-b7ce0edc4012fce7
 import DeepLinkCore
 import Foundation
 
-#sourceLocation(file:"chapters/19-inside-consent.md",line:139)
+#sourceLocation(file:"chapters/19-inside-consent.md",line:160)
 /// What the user's answer on the consent screen gave the app.
 ///
 /// ```swift
@@ -81,7 +81,7 @@ public enum Li2ConsentButton: Equatable, Sendable {
         return pasteControlAvailable ? .pasteControl : .readClipboard
     }
 }
-#sourceLocation(file:"chapters/19-inside-consent.md",line:210)
+#sourceLocation(file:"chapters/19-inside-consent.md",line:231)
 /// What a direct read of the clipboard found.
 public enum Li2PasteboardContent: Equatable, Sendable {
     case text(String)

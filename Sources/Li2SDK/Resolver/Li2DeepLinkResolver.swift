@@ -2,7 +2,7 @@
 // change the chapter and re-tangle.
 // Source: chapters/22-inside-the-sdk.md
 // Source: chapters/09-the-sdk-api.md
-// Body hash: fnv1a64-8ee9f6f19608eca0
+// Body hash: fnv1a64-520d430a5a2cf0f7
 import Foundation
 
 #sourceLocation(file:"chapters/22-inside-the-sdk.md",line:618)
@@ -70,7 +70,7 @@ public final class Li2DeepLinkResolver {
     }
 }
 // chunk: resolver-link-calls
-#sourceLocation(file:"chapters/09-the-sdk-api.md",line:184)
+#sourceLocation(file:"chapters/09-the-sdk-api.md",line:185)
 extension Li2DeepLinkResolver {
     /// Hands a URL the app received to the resolver. A URL whose host is one of the configured
     /// domains is looked up; anything else (another site, a scheme without a host) is ignored,
@@ -88,8 +88,12 @@ extension Li2DeepLinkResolver {
 
     /// Starts the grace window of the first launch; when it ends with no link arrived and the
     /// install's gate still closed, ``isConsentPending`` turns true. Calling it again, or on a
-    /// later launch, does nothing; calling it late (after onboarding) is fine.
+    /// later launch, does nothing; calling it late (after onboarding) is fine. The gate is read
+    /// anew each time, so after ``Li2/resetFirstLaunchConsent()`` it asks again, in the same
+    /// session too, as Li2SDK 0.2.0 does.
     public func requestFirstLaunchConsentAfterGrace() {
+        guard let running = start() else { return }
+        state?.gateConsumed = running.runtime.isFirstLaunchGateConsumed
         send(.consentRequested)
     }
 

@@ -2,7 +2,7 @@
 // change the chapter and re-tangle.
 // Source: chapters/18-inside-deferred-links.md
 // Source: chapters/05-deferred-deep-links.md
-// Body hash: fnv1a64-cbf7b18148168eb0
+// Body hash: fnv1a64-36ae684d9bd39fec
 import DeepLinkCore
 import Foundation
 
@@ -31,18 +31,21 @@ package struct ResolverState: Equatable, Sendable {
     package var grace: Grace
     /// The app should show its consent screen now.
     package var isConsentPending: Bool
+    /// The user chose the direct read; its answer is on its way.
+    package var readingPasteboard: Bool
 
     package init(
         gateConsumed: Bool, linkArrived: Bool = false, grace: Grace = .notStarted,
-        isConsentPending: Bool = false
+        isConsentPending: Bool = false, readingPasteboard: Bool = false
     ) {
         self.gateConsumed = gateConsumed
         self.linkArrived = linkArrived
         self.grace = grace
         self.isConsentPending = isConsentPending
+        self.readingPasteboard = readingPasteboard
     }
 }
-#sourceLocation(file:"chapters/18-inside-deferred-links.md",line:254)
+#sourceLocation(file:"chapters/18-inside-deferred-links.md",line:257)
 /// Everything that can happen to the resolver, named as events that already happened.
 package enum ResolverAction: Sendable {
     case universalLinkReceived(URL)
@@ -66,7 +69,7 @@ package struct TrackOpenCall: Equatable, Sendable {
         self.attempt = attempt
     }
 }
-#sourceLocation(file:"chapters/18-inside-deferred-links.md",line:282)
+#sourceLocation(file:"chapters/18-inside-deferred-links.md",line:285)
 /// The work the resolver asks for. The reducer only describes it; the resolver does it, in order.
 package enum ResolverEffect: Equatable, Sendable {
     case startGraceTimer(nanoseconds: UInt64)
@@ -80,7 +83,7 @@ package enum ResolverEffect: Equatable, Sendable {
     case rememberClickId(String)
     case deliver(Li2DeepLinkOutcome)
 }
-#sourceLocation(file:"chapters/18-inside-deferred-links.md",line:302)
+#sourceLocation(file:"chapters/18-inside-deferred-links.md",line:305)
 /// The resolver's rules as one pure function: state and action in, new state and effects out.
 ///
 /// ```swift
@@ -116,9 +119,9 @@ package struct ResolverCore: Sendable {
         case .consentAnswered(let answer):
             return consentAnswered(answer, &state)
         case .rawProbeOptedIn:
-            return state.isConsentPending ? [.readPasteboard] : []
+            return rawProbeOptedIn(&state)
         case .pasteboardRead(let content):
-            return consentAnswered(content.consentAnswer, &state)
+            return pasteboardRead(content, &state)
         case .trackOpenResponded(let call, let result):
             return trackOpenResponded(call, result)
         case .retryDelayElapsed(let call):
@@ -132,7 +135,7 @@ package struct ResolverCore: Sendable {
         return deepLinkDomains.contains { $0.lowercased() == host }
     }
 }
-#sourceLocation(file:"chapters/18-inside-deferred-links.md",line:373)
+#sourceLocation(file:"chapters/18-inside-deferred-links.md",line:376)
 extension ResolverCore {
     private func universalLinkReceived(_ url: URL, _ state: inout ResolverState) -> [ResolverEffect] {
         guard isDeepLink(url) else { return [] }
@@ -150,12 +153,13 @@ extension ResolverCore {
         return effects + [.send(TrackOpenCall(request: TrackOpenRequest(deepLink: url.absoluteString)))]
     }
 }
-#sourceLocation(file:"chapters/18-inside-deferred-links.md",line:401)
+#sourceLocation(file:"chapters/18-inside-deferred-links.md",line:406)
 extension ResolverCore {
     private func deferredLookupRequested(
         _ source: DeferredSource, _ state: inout ResolverState
     ) -> [ResolverEffect] {
-        guard !state.gateConsumed, !state.linkArrived, state.grace == .notStarted else { return [] }
+        guard !state.gateConsumed, !state.linkArrived, !state.isConsentPending else { return [] }
+        if case .running = state.grace { return [] }
         state.grace = .running(source)
         return [.startGraceTimer(nanoseconds: firstLaunchGraceNanoseconds)]
     }
@@ -183,7 +187,7 @@ extension ResolverCore {
         return [.consumeGate, .send(TrackOpenCall(request: request))]
     }
 }
-#sourceLocation(file:"chapters/18-inside-deferred-links.md",line:442)
+#sourceLocation(file:"chapters/18-inside-deferred-links.md",line:448)
 extension ResolverCore {
     private func trackOpenResponded(
         _ call: TrackOpenCall, _ result: Result<TrackOpenResponse, any Error>

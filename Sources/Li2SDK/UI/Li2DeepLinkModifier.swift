@@ -2,24 +2,34 @@
 // change the chapter and re-tangle.
 // Source: chapters/22-inside-the-sdk.md
 // Source: chapters/09-the-sdk-api.md
-// Body hash: fnv1a64-d560a5a9a0e7b6d5
+// Body hash: fnv1a64-9a1407fbe5e0a7a1
 #if canImport(SwiftUI)
     import Foundation
     import SwiftUI
 
     // chunk: li2-deep-link-view-extension
-    #sourceLocation(file:"chapters/09-the-sdk-api.md",line:332)
+    #sourceLocation(file:"chapters/09-the-sdk-api.md",line:337)
     extension View {
         /// Connects a resolver to the scene: `onOpenURL` and `onContinueUserActivity` hand it
         /// every link, and a task asks for the first-launch consent after the grace window.
-        /// URLs that are not the resolver's (custom schemes, other hosts) go to `onOtherURL`.
+        ///
+        /// ```swift
+        /// RootView()
+        ///     .li2DeepLink(using: model.resolver)
+        /// ```
+        public func li2DeepLink(using resolver: Li2DeepLinkResolver) -> some View {
+            modifier(Li2DeepLinkModifier(resolver: resolver, onOtherURL: { _ in }))
+        }
+
+        /// This book's addition: the same, and URLs that are not the resolver's (custom schemes,
+        /// other hosts) go to `onOtherURL`, for the app's own router.
         ///
         /// ```swift
         /// RootView()
         ///     .li2DeepLink(using: model.resolver) { url in model.open(url) }
         /// ```
         public func li2DeepLink(
-            using resolver: Li2DeepLinkResolver, onOtherURL: @escaping @MainActor (URL) -> Void = { _ in }
+            using resolver: Li2DeepLinkResolver, onOtherURL: @escaping @MainActor (URL) -> Void
         ) -> some View {
             modifier(Li2DeepLinkModifier(resolver: resolver, onOtherURL: onOtherURL))
         }

@@ -58,7 +58,9 @@ func patternMatches(_ pattern: String, _ text: String, caseSensitive: Bool = tru
 }
 
 /// Judges one `details` entry: the rules are tried in order and the first that matches decides.
-/// A part the URL does not have (no fragment) is matched as the empty string.
+/// A part the URL does not have (no fragment) is matched as the empty string. A path and a path
+/// pattern lose their trailing slashes first, and a pattern that ends in `/*` also takes the path
+/// without that last segment (`/buy/*` takes `/buy`), as Apple's `swcutil` does.
 ///
 /// ```swift
 /// decide([Component(path: "/help/*", exclude: true), Component(path: "/*")], path: "/help/faq", fragment: nil)
@@ -68,7 +70,7 @@ func decide(_ components: [Component], path: String, fragment: String?, caseSens
     -> Decision
 {
     for (index, component) in components.enumerated() {
-        if let pattern = component.path, !patternMatches(pattern, path, caseSensitive: caseSensitive) {
+        if let pattern = component.path, !pathMatches(pattern, path, caseSensitive: caseSensitive) {
             continue
         }
         if let pattern = component.fragment,
@@ -79,4 +81,20 @@ func decide(_ components: [Component], path: String, fragment: String?, caseSens
         return component.exclude ? .excluded(rule: index) : .opens(rule: index)
     }
     return .noMatch
+}
+
+/// A path pattern against a path, with trailing slashes dropped from both; a pattern ending in
+/// `/*` may also match the path without that segment.
+func pathMatches(_ pattern: String, _ path: String, caseSensitive: Bool) -> Bool {
+    func trimmed(_ text: String) -> String {
+        var text = Substring(text)
+        while text.count > 1, text.hasSuffix("/") { text = text.dropLast() }
+        return String(text)
+    }
+    let pattern = trimmed(pattern)
+    let path = trimmed(path)
+    if patternMatches(pattern, path, caseSensitive: caseSensitive) { return true }
+    guard pattern.hasSuffix("/*") else { return false }
+    let parent = String(pattern.dropLast(2))
+    return patternMatches(parent.isEmpty ? "/" : parent, path, caseSensitive: caseSensitive)
 }

@@ -32,7 +32,9 @@ func patternMatches(_ pattern: String, _ text: String, caseSensitive: Bool = tru
 }
 
 /// Judges one `details` entry: the rules are tried in order and the first that matches decides.
-/// A part the URL does not have (no fragment) is matched as the empty string.
+/// A part the URL does not have (no fragment) is matched as the empty string. A path and a path
+/// pattern lose their trailing slashes first, and a pattern that ends in `/*` also takes the path
+/// without that last segment (`/buy/*` takes `/buy`), as Apple's `swcutil` does.
 ///
 /// ```swift
 /// decide([Component(path: "/help/*", exclude: true), Component(path: "/*")], path: "/help/faq", fragment: nil)
@@ -44,5 +46,6 @@ func decide(_ components: [Component], path: String, fragment: String?, caseSens
     // TODO: For each component in order: it matches when its path pattern (if any) matches the
     //       path and its fragment pattern (if any) matches the fragment ("" when there is none).
     //       The first match decides: .excluded(rule:) for an exclude rule, .opens(rule:) otherwise.
+    //       Trim trailing slashes from the path and its pattern; `/buy/*` also takes `/buy`.
     return .noMatch
 }

@@ -36,7 +36,7 @@ struct ComponentTests {
             matches: true, rule: "a literal matches itself"),
         PatternCase(
             id: "literal-whole", source: "this book: chapter 03, The pattern language", pattern: "/about",
-            text: "/about/",
+            text: "/aboutus",
             matches: false, rule: "a pattern must match the whole text, not a prefix"),
         PatternCase(
             id: "star-empty", source: "this book: chapter 03, The pattern language", pattern: "/buy/*",
@@ -47,9 +47,9 @@ struct ComponentTests {
             text: "/buy/a/b",
             matches: true, rule: "* crosses slashes"),
         PatternCase(
-            id: "star-needs-slash", source: "this book: chapter 03, The pattern language", pattern: "/buy/*",
-            text: "/buy",
-            matches: false, rule: "/buy/* needs the slash after buy"),
+            id: "star-needs-the-literal", source: "this book: chapter 03, The pattern language",
+            pattern: "/buy/*", text: "/buyer",
+            matches: false, rule: "/buy/* needs all of /buy/ before the star"),
         PatternCase(
             id: "question-one", source: "this book: chapter 03, The pattern language", pattern: "/item/?",
             text: "/item/7",
@@ -124,6 +124,22 @@ struct ComponentTests {
             id: "absent-fragment-is-empty", source: "this book: chapter 03, The pattern language",
             components: [Component(path: "/buy/*", fragment: "?*")], path: "/buy/1",
             expected: .noMatch, rule: "a URL without a fragment is matched as \"\", and ?* rejects \"\""),
+        DecisionCase(
+            id: "trailing-slash-counts-for-nothing", source: "Practitioner: blazingly-aasa, Parity",
+            components: [Component(path: "/about")], path: "/about/", expected: .opens(rule: 0),
+            rule: "trailing slashes are dropped from the path before matching"),
+        DecisionCase(
+            id: "pattern-trailing-slash-counts-for-nothing", source: "Practitioner: blazingly-aasa, Parity",
+            components: [Component(path: "/about/")], path: "/about", expected: .opens(rule: 0),
+            rule: "trailing slashes are dropped from the pattern too"),
+        DecisionCase(
+            id: "star-takes-the-parent-path", source: "Practitioner: blazingly-aasa, Parity",
+            components: [Component(path: "/buy/*")], path: "/buy", expected: .opens(rule: 0),
+            rule: "a pattern ending in /* also takes the path without that segment"),
+        DecisionCase(
+            id: "slashes-are-dropped-not-added", source: "Practitioner: blazingly-aasa, Parity",
+            components: [Component(path: "/help/????")], path: "/help/123", expected: .noMatch,
+            rule: "adding a slash would make 123/ four characters; swcutil drops slashes instead"),
         DecisionCase(
             id: "case-sensitive-by-default", source: "this book: chapter 03, The association file",
             components: [Component(path: "/Buy/*")], path: "/BUY/1",
