@@ -139,7 +139,8 @@ let package = Package(
         .target(
             name: "Exercises",
             dependencies: [
-                "CommandLineKit", "FileWatch", "Literate", "LiterateCLI", "ProcessRunner", "Weave",
+                "CommandLineKit", "FileWatch", "Literate", "LiterateCLI", "ProcessRunner", "StrictJSON",
+                "SystemErrors", "Weave",
             ]
         ),
         // `workbook serve`'s site: rebuilt on every save of a chapter and reported to the server.
@@ -176,7 +177,7 @@ let package = Package(
             ]
         ),
 
-        .testTarget(name: "LiterateTests", dependencies: ["Literate"], exclude: ["Fixtures"]),
+        .testTarget(name: "LiterateTests", dependencies: ["Literate", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "ProcessRunnerTests", dependencies: ["ProcessRunner", "TestSupport"]),
         .testTarget(
             name: "LiterateCLITests",
@@ -240,7 +241,8 @@ let package = Package(
         .testTarget(name: "BookSourcesTests", dependencies: ["BookSources", "Literate", "TestSupport"]),
         .testTarget(name: "ConsoleCheckTests", dependencies: ["ConsoleCheck", "Literate"]),
         .testTarget(name: "DoctorTests", dependencies: ["Doctor", "CommandLineKit", "DeepLinkCore"]),
-        .testTarget(name: "ExercisesTests", dependencies: ["Exercises", "TestSupport"]),
+        .testTarget(
+            name: "ExercisesTests", dependencies: ["Exercises", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "FileWatchTests", dependencies: ["FileWatch", "TestSupport"]),
         .testTarget(
             name: "LiveSiteTests", dependencies: ["LiveSite", "Literate", "MockServer", "TestSupport"]),

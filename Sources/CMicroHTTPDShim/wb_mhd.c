@@ -138,6 +138,10 @@ wb_mhd_server *wb_mhd_start(const wb_mhd_config *config,
         MHD_OPTION_PER_IP_CONNECTION_LIMIT, (intptr_t)config->per_ip_connection_limit, NULL};
     options[count++] = (struct MHD_OptionItem){
         MHD_OPTION_CONNECTION_TIMEOUT, (intptr_t)config->connection_timeout_seconds, NULL};
+    if (config->connection_memory_limit > 0) {
+        options[count++] = (struct MHD_OptionItem){
+            MHD_OPTION_CONNECTION_MEMORY_LIMIT, (intptr_t)config->connection_memory_limit, NULL};
+    }
     if (config->thread_pool_size > 1) {
         options[count++] = (struct MHD_OptionItem){
             MHD_OPTION_THREAD_POOL_SIZE, (intptr_t)config->thread_pool_size, NULL};
@@ -232,6 +236,25 @@ int wb_mhd_client_address(struct MHD_Connection *connection, char *buffer, size_
         return -1;
     }
     return inet_ntop(address->sa_family, bytes, buffer, (socklen_t)size) == NULL ? -1 : 0;
+}
+
+static ssize_t wb_no_content(void *cls, uint64_t position, char *buffer, size_t size) {
+    (void)cls;
+    (void)position;
+    (void)buffer;
+    (void)size;
+    return MHD_CONTENT_READER_END_OF_STREAM;
+}
+
+struct MHD_Response *wb_mhd_create_head_of_stream_response(void) {
+    struct MHD_Response *response =
+        MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 64, wb_no_content, NULL, NULL);
+    if (response != NULL) {
+        // Without it, 0.9.75 frames the unknown length as chunked and sends the last chunk
+        // even to a HEAD; as HTTP/1.0 it sends neither a length nor a body, then closes.
+        MHD_set_response_options(response, MHD_RF_HTTP_1_0_SERVER, MHD_RO_END);
+    }
+    return response;
 }
 
 int wb_mhd_tls_supported(void) {

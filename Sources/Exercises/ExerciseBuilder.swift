@@ -141,12 +141,9 @@ package struct ExerciseBuilder {
         let data = FileManager.default.contents(atPath: events.path) ?? Data()
         let log = Self.tail(mapping.rewrite(result.output))
         if result.timedOut {
-            var run = TestEventStream.parse(
-                data, mapping: mapping,
-                interruption:
-                    "still running after \(Int(testTimeout)) s, when the run was stopped: is there an endless loop?"
-            )
+            var run = TestEventStream.parse(data, mapping: mapping, stoppedAfter: Int(testTimeout.rounded()))
             run.finished = false
+            run.stoppedAfter = Int(testTimeout.rounded())
             return (run, log)
         }
         let crash = Self.crashLines(result.output, mapping: mapping)

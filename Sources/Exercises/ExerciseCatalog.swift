@@ -208,6 +208,9 @@ package enum ExerciseError: Error, Equatable, CustomStringConvertible {
     case noExercisesFolder(String)
     case unknownExercise(String, known: [String])
     case unreadableProgress(String, detail: String)
+    /// A progress file that is not what this tool writes: `file:line:col: what is wrong`.
+    case invalidProgress(String)
+    case unwritableProgress(String, detail: String)
     case noSwift
     case missingFolder(String)
 
@@ -220,6 +223,10 @@ package enum ExerciseError: Error, Equatable, CustomStringConvertible {
             return "no exercise '\(text)'; \(list)"
         case .unreadableProgress(let path, let detail):
             return "cannot read the progress file \(path) (\(detail)); delete it to start over"
+        case .invalidProgress(let text):
+            return text
+        case .unwritableProgress(let path, let detail):
+            return "cannot write the progress file \(path) (\(detail)); nothing was changed"
         case .noSwift:
             return "swift not found on PATH: the exercises are built with the Swift toolchain"
         case .missingFolder(let path):

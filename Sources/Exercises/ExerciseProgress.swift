@@ -20,6 +20,7 @@ package struct ExerciseProgress: Codable, Equatable, Sendable {
     init() {}
 
     /// Every key is optional, so a file written by hand (or by an older version) still reads.
+    /// ``ProgressFile`` checks a file before it gets here.
     package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         version = try container.decodeIfPresent(Int.self, forKey: .version) ?? 1
@@ -28,24 +29,13 @@ package struct ExerciseProgress: Codable, Equatable, Sendable {
         hintsShown = try container.decodeIfPresent([String: Int].self, forKey: .hintsShown) ?? [:]
     }
 
-    /// Reads the progress file, or starts afresh when there is none.
-    static func load(root: URL) throws -> ExerciseProgress {
-        let file = root.appendingPathComponent(fileName)
-        guard let data = FileManager.default.contents(atPath: file.path) else { return ExerciseProgress() }
-        do {
-            return try JSONDecoder().decode(ExerciseProgress.self, from: data)
-        } catch {
-            throw ExerciseError.unreadableProgress(file.path, detail: "not the JSON this tool writes")
-        }
-    }
-
-    /// Writes the file atomically, so an interrupted write never leaves half a file.
-    func save(root: URL) throws {
+    /// The file as this tool writes it: sorted keys, one line.
+    func encoded() throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         var data = try encoder.encode(self)
         data.append(UInt8(ascii: "\n"))
-        try data.write(to: root.appendingPathComponent(Self.fileName), options: .atomic)
+        return data
     }
 
     package func isDone(_ exercise: Exercise) -> Bool { done.contains(exercise.id) }

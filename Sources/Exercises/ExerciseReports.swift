@@ -86,6 +86,7 @@ package struct VerifyRow: Sendable {
         case .doesNotCompile: return "does not compile"
         case .failedToRun: return "not run"
         case .tested(let run, _):
+            if let seconds = run.stoppedAfter { return "stopped after \(seconds) s" }
             let count = failing ? run.failed.count : run.passed.count
             return "\(count) of \(run.results.count) \(failing ? "fail" : "pass")"
         }
@@ -143,11 +144,17 @@ package struct GradeReport: Codable, Sendable {
         package var id: String
         var number: Int
         var title: String
-        /// `passed`, `failed`, `does-not-compile`, `not-attempted` or `not-run`.
+        /// `passed`, `failed`, `stopped` (the tests ran out of time), `does-not-compile`,
+        /// `not-attempted` or `not-run`.
         package var status: String
         package var passedTests: Int
         var failedTests: Int
         package var tests: [TestResult]
+        /// For a stopped run: after how many seconds, the tests still running, and those never
+        /// started (a crash also leaves tests not run).
+        var stoppedAfterSeconds: Int?
+        var stillRunning: [String] = []
+        var notRun: [String] = []
         var compilerErrors: [CompilerDiagnostic]
         /// The end of the build or test log when something went wrong in an unusual way.
         var log: String?
@@ -168,7 +175,8 @@ package struct GradeReport: Codable, Sendable {
         for exercise in catalog.exercises {
             var report = ExerciseReport(
                 id: exercise.id, number: exercise.number, title: exercise.title, status: "not-attempted",
-                passedTests: 0, failedTests: 0, tests: [], compilerErrors: [], log: nil)
+                passedTests: 0, failedTests: 0, tests: [], stoppedAfterSeconds: nil, compilerErrors: [],
+                log: nil)
             switch outcomes[exercise.id] {
             case nil:
                 break
@@ -181,10 +189,13 @@ package struct GradeReport: Codable, Sendable {
                 report.log = reason
             case .tested(let run, let log)?:
                 let passed = run.finished && !run.results.isEmpty && run.failed.isEmpty
-                report.status = passed ? "passed" : "failed"
+                report.status = passed ? "passed" : run.stoppedAfter != nil ? "stopped" : "failed"
                 report.tests = run.results
                 report.passedTests = run.passed.count
                 report.failedTests = run.failed.count
+                report.stoppedAfterSeconds = run.stoppedAfter
+                report.stillRunning = run.stillRunning.map(\.name)
+                report.notRun = run.notRun.map(\.name)
                 if !run.finished { report.log = log }
             }
             reports.append(report)
@@ -192,7 +203,7 @@ package struct GradeReport: Codable, Sendable {
         exercises = reports
         summary = Summary(
             exercises: reports.count, passed: reports.filter { $0.status == "passed" }.count,
-            failed: reports.filter { $0.status == "failed" || $0.status == "not-run" }.count,
+            failed: reports.filter { ["failed", "stopped", "not-run"].contains($0.status) }.count,
             doesNotCompile: reports.filter { $0.status == "does-not-compile" }.count,
             notAttempted: reports.filter { $0.status == "not-attempted" }.count)
     }
@@ -228,6 +239,12 @@ package struct GradeReport: Codable, Sendable {
             for error in exercise.compilerErrors {
                 lines.append("- `\(error.headline)`")
             }
+            if let seconds = exercise.stoppedAfterSeconds {
+                lines.append(
+                    "- stopped after \(seconds) s: \(exercise.stillRunning.count) still running, "
+                        + "\(exercise.notRun.count) not run")
+            }
+            for name in exercise.stillRunning { lines.append("- … `\(name)` (still running at the stop)") }
             for test in exercise.tests {
                 lines.append("- \(test.passed ? "✔" : "✘") `\(test.fullName)`")
                 for issue in test.issues {
@@ -235,6 +252,9 @@ package struct GradeReport: Codable, Sendable {
                     lines.append("  - \(place)\(escape(issue.message))")
                     for detail in issue.details { lines.append("    - \(escape(detail))") }
                 }
+            }
+            if !exercise.notRun.isEmpty {
+                lines.append("- not run: " + exercise.notRun.map { "`\($0)`" }.joined(separator: ", "))
             }
             if let log = exercise.log, !log.isEmpty {
                 lines += ["", "```text", log, "```"]

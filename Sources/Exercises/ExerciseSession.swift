@@ -3,6 +3,13 @@ import Foundation
 import Literate
 import LiterateCLI
 import ProcessRunner
+import SystemErrors
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// What every `workbook exercises` subcommand starts from: the book, its exercises, the
 /// learner's progress, and where generated packages are built.
@@ -33,12 +40,16 @@ package struct ExerciseSession {
             buildRoot: buildRoot ?? root.appendingPathComponent(".build/exercises"), console: console)
     }
 
+    /// The learner's progress (``ProgressFile``); what had to be brought into range is said on
+    /// standard error.
     package func loadProgress() throws -> ExerciseProgress {
-        try catching { try ExerciseProgress.load(root: root) }
+        let (progress, warnings) = try catching { try ProgressFile(root: root).read(catalog: catalog) }
+        for warning in warnings { console.error("warning: \(warning)") }
+        return progress
     }
 
     package func save(_ progress: ExerciseProgress) throws {
-        try progress.save(root: root)
+        try catching { try ProgressFile(root: root).write(progress) }
     }
 
     package func exercise(_ text: String?, progress: ExerciseProgress) throws -> Exercise {
@@ -60,6 +71,43 @@ package struct ExerciseSession {
         try fileManager.copyItem(at: exercise.starter, to: exercise.work)
         console.print("created \(display(exercise.work))/ from Starter/: edit the files there")
         return true
+    }
+
+    /// Moves an exercise's `Work/` folder to `previous-work/ID-TIMESTAMP` in the build folder
+    /// (`-2`, `-3`… after the timestamp when a reset in the same second took that name) and
+    /// returns where; nil when there is no `Work/`.
+    package func setWorkAside(_ exercise: Exercise, now: Date = Date()) throws -> URL? {
+        let fileManager = FileManager.default
+        guard fileManager.fileExists(atPath: exercise.work.path) else { return nil }
+        let stamp = ISO8601DateFormatter().string(from: now).replacingOccurrences(of: ":", with: "")
+        let backups = buildRoot.appendingPathComponent("previous-work")
+        do {
+            try fileManager.createDirectory(at: backups, withIntermediateDirectories: true)
+        } catch {
+            throw CommandError.badInput("cannot create \(display(backups))/: \(SystemError.describe(error))")
+        }
+        for attempt in 1...1_000 {
+            let backup = backups.appendingPathComponent(
+                "\(exercise.id)-\(stamp)" + (attempt == 1 ? "" : "-\(attempt)"))
+            // mkdir claims the name (it fails if another reset took it); rename then replaces the
+            // empty folder with Work/.
+            guard mkdir(backup.path, 0o755) == 0 else {
+                if errno == EEXIST { continue }
+                throw CommandError.badInput(
+                    "cannot create \(display(backup))/: \(SystemError.describe(SystemError.current()))")
+            }
+            if rename(exercise.work.path, backup.path) == 0 { return backup }
+            let failure = SystemError.current()
+            rmdir(backup.path)
+            // Another file system (a --build-path elsewhere): copy, then remove.
+            if failure.code == .EXDEV, (try? fileManager.moveItem(at: exercise.work, to: backup)) != nil {
+                return backup
+            }
+            throw CommandError.badInput(
+                "cannot move \(display(exercise.work))/ to \(display(backup))/: \(SystemError.describe(failure)); "
+                    + "your work is untouched")
+        }
+        throw CommandError.badInput("\(display(backups))/ already holds 1,000 copies of this second's work")
     }
 
     /// A builder for one of the generated packages under the build folder.
@@ -120,6 +168,9 @@ package struct ExerciseSession {
         return run.finished && !run.results.isEmpty && run.failed.isEmpty
     }
 
+    /// `1 test`, `2 tests`.
+    static func counted(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
+
     /// The failures shown in full before the rest are only named (`check --all` shows them all).
     static let failuresShown = 8
 
@@ -129,8 +180,33 @@ package struct ExerciseSession {
         let total = run.results.count
         let failed = run.failed
         if run.finished, total > 0, failed.isEmpty { return ["✔ all \(total) tests pass"] }
-        if total == 0 { return ["✘ no test ran"] }
-        var lines = ["✘ \(failed.count) of \(total) tests fail"]
+        var lines: [String]
+        if let seconds = run.stoppedAfter {
+            // Stopped for its time: the tests still running neither passed nor failed.
+            let running = run.stillRunning.map(\.name)
+            lines = [
+                "✘ stopped after \(seconds) s: \(counted(running.count, "test")) still running"
+                    + (running.isEmpty
+                        ? ""
+                        : " (\(running.prefix(4).joined(separator: ", "))\(running.count > 4 ? ", …" : ""))")
+                    + ", \(run.notRun.count) not run"
+            ]
+            if total > 0 {
+                lines.append("  before the stop: \(run.passed.count) passed, \(failed.count) failed")
+            }
+            if !running.isEmpty {
+                lines.append(
+                    "  a test still running after \(seconds) s is usually an endless loop: start there")
+            }
+        } else if total == 0 {
+            return ["✘ no test ran"]
+        } else {
+            lines = [
+                "✘ \(failed.count) of \(total) tests fail"
+                    + (run.notRun.isEmpty
+                        ? "" : "; the test process stopped, and \(run.notRun.count) did not run")
+            ]
+        }
         let shown = showAll ? failed.count : failuresShown
         let readings = TestReadings(exercise: exercise, bookRoot: exercise.bookRoot)
         for result in failed.prefix(shown) {

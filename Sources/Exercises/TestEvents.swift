@@ -25,13 +25,27 @@ package struct TestIssue: Codable, Equatable, Sendable {
     var details: [String]
 }
 
+/// A test that did not end: still running when the run was stopped, or never started.
+package struct UnfinishedTest: Codable, Equatable, Sendable {
+    var module: String
+    /// As ``TestResult/fullName`` reads.
+    var name: String
+}
+
 /// Everything one test run said, read from Swift Testing's JSON event stream.
 package struct TestRun: Sendable {
+    /// The tests that ended, passed or failed; after a crash, also the tests it cut short.
     var results: [TestResult]
     /// Whether the run reached its end; `false` when the process crashed or was killed.
     var finished: Bool
     /// Tests that started but never ended: the likely culprits of a crash.
     var inFlight: [String]
+    /// Set when the run was stopped for taking too long: after how many seconds.
+    var stoppedAfter: Int? = nil
+    /// The tests still running when the run was stopped: neither passed nor failed.
+    var stillRunning: [UnfinishedTest] = []
+    /// The tests (and cases) that never started, because the run ended first.
+    var notRun: [UnfinishedTest] = []
 
     var passed: [TestResult] { results.filter(\.passed) }
     var failed: [TestResult] { results.filter { !$0.passed } }
@@ -40,7 +54,9 @@ package struct TestRun: Sendable {
     func only(module: String) -> TestRun {
         TestRun(
             results: results.filter { $0.module == module }, finished: finished,
-            inFlight: inFlight.filter { $0.hasPrefix(module + ".") })
+            inFlight: inFlight.filter { $0.hasPrefix(module + ".") }, stoppedAfter: stoppedAfter,
+            stillRunning: stillRunning.filter { $0.module == module },
+            notRun: notRun.filter { $0.module == module })
     }
 }
 
@@ -48,13 +64,14 @@ package struct TestRun: Sendable {
 /// writes. Fields are read leniently: the stream is versioned, and a field that moved should
 /// cost a detail in the report, never the whole report.
 package enum TestEventStream {
-    /// Reads a run. When the run did not reach its end, the tests that were running are failed
-    /// with `interruption` and `details` (what the crash printed), and the tests that never
-    /// started are failed as not run.
+    /// Reads a run. When the run did not reach its end, the tests that never started are listed
+    /// as not run. The tests that were running are failed with `interruption` and `details`
+    /// (what the crash printed), unless the run was stopped for its time (`stoppedAfter`, in
+    /// seconds): then they are listed as still running, neither passed nor failed.
     static func parse(
         _ data: Data, mapping: PathMapping,
         interruption: String = "the test process stopped during this test",
-        details interruptionDetails: [String] = []
+        details interruptionDetails: [String] = [], stoppedAfter: Int? = nil
     ) -> TestRun {
         var names: [String: (name: String, parameterized: Bool, isSuite: Bool)] = [:]
         // Declaration order: tests by source line, cases by their place in the argument list. Tests
@@ -117,6 +134,8 @@ package enum TestEventStream {
 
         var results: [(result: TestResult, rank: [Int])] = []
         var inFlight: [String] = []
+        var stillRunning: [(test: UnfinishedTest, rank: [Int])] = []
+        var notRun: [(test: UnfinishedTest, rank: [Int])] = []
         for key in order {
             let parts = key.split(separator: "\u{0}", maxSplits: 1, omittingEmptySubsequences: false)
             let testID = String(parts[0])
@@ -130,6 +149,11 @@ package enum TestEventStream {
                 // Only the innermost thing that was running counts: a case, not its test or suite.
                 if info?.isSuite == true || (testCase == nil && info?.parameterized == true) { continue }
                 inFlight.append(testID)
+                if stoppedAfter != nil {
+                    let fullName = testCase.map { "\(name) [\($0)]" } ?? name
+                    stillRunning.append((UnfinishedTest(module: module, name: fullName), rank))
+                    continue
+                }
                 let stopped = TestIssue(location: nil, message: interruption, details: interruptionDetails)
                 results.append(
                     (
@@ -151,22 +175,38 @@ package enum TestEventStream {
                 ))
         }
         if !finished {
+            // Every test the run knew of and never started, and every case of a parameterized
+            // test that never started.
             let seen = Set(order.map { String($0.prefix { $0 != "\u{0}" }) })
-            for (id, info) in names where !info.isSuite && !seen.contains(id) {
-                let notRun = TestIssue(
-                    location: nil, message: "not run: the test process stopped before this test", details: [])
-                let result = TestResult(
-                    module: String(id.prefix { $0 != "." }), name: info.name, testCase: nil, passed: false,
-                    issues: [notRun])
-                results.append((result, [lines[id] ?? Int.max, -1]))
+            for (id, info) in names where !info.isSuite {
+                let module = String(id.prefix { $0 != "." })
+                let cases = caseOrder[id] ?? []
+                if info.parameterized, !cases.isEmpty {
+                    for (index, testCase) in cases.enumerated()
+                    where !started.contains(id + "\u{0}" + testCase) {
+                        notRun.append(
+                            (
+                                UnfinishedTest(module: module, name: "\(info.name) [\(testCase)]"),
+                                [lines[id] ?? Int.max, index]
+                            ))
+                    }
+                } else if !seen.contains(id) {
+                    notRun.append(
+                        (UnfinishedTest(module: module, name: info.name), [lines[id] ?? Int.max, -1]))
+                }
             }
         }
-        let sorted = results.sorted { left, right in
-            (left.result.module, left.rank[0], left.rank[1]) < (
-                right.result.module, right.rank[0], right.rank[1]
-            )
+        // By module, then declaration order.
+        func inOrder<Item>(_ items: [(Item, [Int])], module: (Item) -> String) -> [Item] {
+            items.sorted { left, right in
+                (module(left.0), left.1[0], left.1[1]) < (module(right.0), right.1[0], right.1[1])
+            }.map(\.0)
         }
-        return TestRun(results: sorted.map(\.result), finished: finished, inFlight: inFlight)
+        return TestRun(
+            results: inOrder(results.map { ($0.result, $0.rank) }, module: \.module), finished: finished,
+            inFlight: inFlight, stoppedAfter: finished ? nil : stoppedAfter,
+            stillRunning: inOrder(stillRunning.map { ($0.test, $0.rank) }, module: \.module),
+            notRun: inOrder(notRun.map { ($0.test, $0.rank) }, module: \.module))
     }
 
     /// `aLinkOpensItsScreen(_:)` gives `aLinkOpensItsScreen`; a test id keeps its last name.

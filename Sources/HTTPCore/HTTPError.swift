@@ -58,6 +58,26 @@ extension HTTPError {
             message: "request body exceeds \(limit) bytes")
     }
 
+    public static func uriTooLong(limit: Int) -> HTTPError {
+        HTTPError(
+            .uriTooLong, code: "uri_too_long",
+            message: "the request target (path and query) is longer than \(limit) bytes")
+    }
+
+    public static func headerFieldsTooLarge(limit: Int) -> HTTPError {
+        HTTPError(
+            .requestHeaderFieldsTooLarge, code: "header_fields_too_large",
+            message: "the header fields take more than \(limit) bytes")
+    }
+
+    /// A body that did not arrive within its deadline (see `RequestBodyDeadline`).
+    public static func requestTimeout(seconds: Double) -> HTTPError {
+        HTTPError(
+            .requestTimeout, code: "request_timeout",
+            message: "the request body did not arrive within \(Int(seconds.rounded(.up))) s",
+            headers: ["Connection": "close"])
+    }
+
     public static let unexpected = HTTPError(
         .internalServerError, code: "internal_error", message: "the server failed to handle the request")
 

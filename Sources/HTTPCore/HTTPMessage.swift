@@ -45,8 +45,11 @@ public struct HTTPStatus: Hashable, Sendable, CustomStringConvertible {
     public static let forbidden = HTTPStatus(403)
     public static let notFound = HTTPStatus(404)
     public static let methodNotAllowed = HTTPStatus(405)
+    public static let requestTimeout = HTTPStatus(408)
     public static let payloadTooLarge = HTTPStatus(413)
+    public static let uriTooLong = HTTPStatus(414)
     public static let unsupportedMediaType = HTTPStatus(415)
+    public static let requestHeaderFieldsTooLarge = HTTPStatus(431)
     public static let internalServerError = HTTPStatus(500)
     public static let serviceUnavailable = HTTPStatus(503)
 

@@ -61,6 +61,27 @@ public struct ChunkGraph: Sendable {
         fileBlocks.map { file in (file.path, file.blocks.map { blocks[$0] }) }
     }
 
+    /// The chunks that `blocks` (indices) include, directly or not, each once: a walk of the
+    /// references with a work list, so that its depth costs no stack.
+    func chunksReachable(from blocks: [Int]) -> [Int] {
+        var seen = [Bool](repeating: false, count: chunkNames.count)
+        var found: [Int] = []
+        var pending = blocks
+        while let index = pending.popLast() {
+            let text = self.blocks[index].text
+            for offset in 0..<text.count {
+                let name: String? = text.bytes.withUnsafeBufferPointer { bytes in
+                    ChunkReference(UnsafeBufferPointer(rebasing: bytes[text.range(ofLine: offset)]))?.name
+                }
+                guard let name, let number = chunkNumbers[name], !seen[number] else { continue }
+                seen[number] = true
+                found.append(number)
+                pending += chunkBlocks[number]
+            }
+        }
+        return found
+    }
+
     /// The defined name closest to `name`, if it is close enough to be a likely typo.
     public func suggestion(for name: String) -> String? {
         let limit = max(2, name.count / 3)

@@ -2,6 +2,10 @@
 public enum LiterateMessage: Hashable, Sendable {
     case undefinedChunk(name: String, suggestion: String?)
     case referenceCycle(path: [String])
+    /// One more inclusion would nest chunks deeper than ``TangleLimits/depth``.
+    case nestingTooDeep(path: [String], limit: Int)
+    /// Expanding `chunk` (nil: the file's own blocks) would pass one of ``TangleLimits``.
+    case expansionTooLarge(chunk: String?, path: String, limit: TangleLimits.Exceeded)
     case invalidChunkName(String)
     case unknownAttribute(key: String, known: [String])
     case malformedAttributes(detail: String)
@@ -44,7 +48,15 @@ public enum LiterateMessage: Hashable, Sendable {
             }
             return "no chunk named '\(name)'"
         case .referenceCycle(let path):
-            return "chunk reference cycle: " + path.joined(separator: " -> ")
+            return "chunk reference cycle: " + path.joined(separator: " → ")
+        case .nestingTooDeep(let path, let limit):
+            // The whole path can be thousands of names: its two ends say where to look.
+            let shown = path.count > 4 ? Array(path.prefix(2)) + ["…"] + Array(path.suffix(1)) : path
+            return "chunk nesting deeper than \(TangleLimits.grouped(limit)): "
+                + shown.joined(separator: " → ")
+        case .expansionTooLarge(let chunk, let path, let limit):
+            let subject = chunk.map { "⟨\($0)⟩" } ?? "'\(path)'"
+            return "\(subject) would expand to more than \(limit.text) (the limit for one generated file)"
         case .invalidChunkName(let name):
             return "invalid chunk name '\(name)': a name starts with a letter and holds letters, "
                 + "digits, '-', '_' and '.'"

@@ -3,6 +3,8 @@ import Foundation
 /// The body of one tangled file, built from expanded lines: their bytes, with chunk comments and,
 /// for Swift, the `#sourceLocation` directives where Swift allows them.
 struct TangledBody {
+    /// The file's path, for messages.
+    let path: String
     let comment: CommentSyntax
     let isSwift: Bool
     /// The body as UTF-8: appending bytes costs a fraction of appending strings.
@@ -25,10 +27,15 @@ struct TangledBody {
     /// `chapters` as UTF-8, for the directives.
     private var chapterBytes: [[UInt8]] = []
 
+    /// Lines and bytes written so far.
+    var lineCount: Int { origins.count }
+    var byteCount: Int { bytes.count }
+
     /// One level of indentation, as swift-format writes it.
     static let oneLevel: [UInt8] = Array("    ".utf8)
 
-    init(comment: CommentSyntax, isSwift: Bool) {
+    init(path: String, comment: CommentSyntax, isSwift: Bool) {
+        self.path = path
         self.comment = comment
         self.isSwift = isSwift
         chunkCommentOpening = Array((comment.opening + "chunk: ").utf8)

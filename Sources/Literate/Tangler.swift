@@ -84,7 +84,7 @@ final class BlockReach: @unchecked Sendable {
 /// Turns a book's chunks into files. Writes nothing, and reads nothing but the book and what
 /// the file system says about the targets' paths.
 public enum Tangler {
-    public static func tangle(_ book: Book) -> TangleResult {
+    public static func tangle(_ book: Book, limits: TangleLimits = .standard) -> TangleResult {
         let (blocks, collectDiagnostics) = CodeBlockCollector.collect(book)
         let graph = ChunkGraph(blocks: blocks)
         // Checked before the parallel part: files in one folder share the file system work.
@@ -93,7 +93,7 @@ public enum Tangler {
             FileJob(path: $0.path, blocks: $0.blocks, problem: targets.problem($0.path))
         }
         // Files are independent: expand and render them on all cores.
-        let outcomes = ConcurrentMap.map(jobs) { job in tangleFile(job, graph: graph) }
+        let outcomes = ConcurrentMap.map(jobs) { job in tangleFile(job, graph: graph, limits: limits) }
         var files: [TangledFile] = []
         var diagnostics = collectDiagnostics
         var used = [Bool](repeating: false, count: graph.chunkNames.count)
@@ -133,7 +133,7 @@ public enum Tangler {
         var reachedBlocks: [Int] = []
     }
 
-    private static func tangleFile(_ job: FileJob, graph: ChunkGraph) -> FileOutcome {
+    private static func tangleFile(_ job: FileJob, graph: ChunkGraph, limits: TangleLimits) -> FileOutcome {
         let path = job.path
         let fileBlocks = job.blocks.map { graph.blocks[$0] }
         let location = fileBlocks[0].location
@@ -151,9 +151,16 @@ public enum Tangler {
                     .error(.conflictingLanguages(path: path, first: first, other: other), at: block.location)
                 ])
         }
-        let output = TangledBody(comment: comment, isSwift: path.hasSuffix(".swift"))
-        var expander = Expander(graph: graph, output: output)
-        for block in job.blocks { expander.expand(block, chunk: nil) }
+        let output = TangledBody(path: path, comment: comment, isSwift: path.hasSuffix(".swift"))
+        var expander = Expander(graph: graph, output: output, limits: limits)
+        for block in job.blocks { expander.expand(block) }
+        guard !expander.stopped else {
+            // Half a file is no file: report, and count every chunk it names as used, so that
+            // the cut does not also bring a warning for each chunk it did not reach.
+            return FileOutcome(
+                diagnostics: expander.diagnostics, usedChunks: graph.chunksReachable(from: job.blocks),
+                reachedBlocks: expander.reachedBlocks)
+        }
         let body = expander.output
         let header = GeneratedFileHeader(
             comment: comment, chapters: body.chapters, bodyHash: GeneratedFileHeader.hash(bytes: body.bytes))
@@ -198,77 +205,195 @@ extension Diagnostic {
     }
 }
 
-/// Expands one file's blocks into its output, detecting undefined names and cycles.
+/// Expands one file's blocks into its output, detecting undefined names and cycles, and stopping
+/// at ``TangleLimits``.
+///
+/// The walk keeps its own stack of blocks and inclusions instead of recursing, so a chapter whose
+/// chunks nest thousands deep costs heap, not the thread's stack.
 struct Expander {
     let graph: ChunkGraph
+    let limits: TangleLimits
     private(set) var output: TangledBody
     private(set) var diagnostics: [Diagnostic] = []
     /// Chunk numbers included, and blocks (indices) whose lines reached the file.
     private(set) var usedChunks: [Int] = []
     private(set) var reachedBlocks: [Int] = []
-    /// The chunks being expanded, outermost first, to detect a cycle.
-    private var stack: [Int] = []
+    /// Set when a limit stopped the expansion: the output is incomplete and must not be written.
+    private(set) var stopped = false
+    /// The blocks and inclusions in progress, outermost first.
+    private var work: [Step] = []
+    /// The chunks being expanded, outermost first, for the messages; `active` answers "is this
+    /// chunk being expanded?" in constant time, to detect a cycle.
+    private var inclusions: [Inclusion] = []
+    private var active: [Bool]
+    /// Blocks begun in this file, each at least a line's worth of work.
+    private var steps = 0
     /// The indentation the current place adds to every line: each inclusion appends its
     /// reference's indentation and removes it when done, so no line copies it.
     private var indentation: [UInt8] = []
 
-    init(graph: ChunkGraph, output: TangledBody) {
-        (self.graph, self.output) = (graph, output)
+    /// A block being written, line by line.
+    private struct BlockFrame {
+        var index: Int
+        var next = 0
+        /// The indentation before the block began.
+        var outerCount: Int
+        var canImport: String?
     }
 
-    /// Writes block `index` (of the book's blocks), included as `chunk` (nil for a file's own
-    /// blocks) at the current indentation.
-    mutating func expand(_ index: Int, chunk: String?) {
+    /// A chunk being included: its blocks, one after the other.
+    private struct Inclusion {
+        var number: Int
+        var name: String
+        var next = 0
+        /// The indentation before the reference's own was added.
+        var innerCount: Int
+        /// Whether the including block has lines after the reference.
+        var resumes: Bool
+        /// The reference, for the messages.
+        var at: SourceLocation
+    }
+
+    private enum Step {
+        case block(BlockFrame)
+        case inclusion
+    }
+
+    init(graph: ChunkGraph, output: TangledBody, limits: TangleLimits = .standard) {
+        (self.graph, self.output, self.limits) = (graph, output, limits)
+        active = Array(repeating: false, count: graph.chunkNames.count)
+    }
+
+    /// Writes block `index` (of the book's blocks), a file's own, with everything it includes.
+    mutating func expand(_ index: Int) {
+        guard !stopped else { return }
+        begin(index, chunk: nil)
+        while !stopped, let step = work.last {
+            switch step {
+            case .block(var frame):
+                let count = graph.blocks[frame.index].text.count
+                guard frame.next < count else {
+                    work.removeLast()
+                    end(frame)
+                    continue
+                }
+                let offset = frame.next
+                frame.next += 1
+                work[work.count - 1] = .block(frame)
+                writeLine(offset, of: frame.index, isLast: offset + 1 == count)
+            case .inclusion:
+                var inclusion = inclusions[inclusions.count - 1]
+                let blocks = graph.chunkBlocks[inclusion.number]
+                guard inclusion.next < blocks.count else {
+                    work.removeLast()
+                    inclusions.removeLast()
+                    active[inclusion.number] = false
+                    indentation.removeLast(indentation.count - inclusion.innerCount)
+                    if inclusion.resumes { output.resume() }
+                    continue
+                }
+                inclusion.next += 1
+                inclusions[inclusions.count - 1] = inclusion
+                begin(blocks[inclusion.next - 1], chunk: inclusion.name)
+            }
+        }
+        work.removeAll()
+    }
+
+    /// Starts a block, included as `chunk` (nil for a file's own) at the current indentation.
+    private mutating func begin(_ index: Int, chunk: String?) {
+        steps += 1
+        guard steps <= limits.lines else { return stop(.inclusions(limits.lines)) }
         reachedBlocks.append(index)
         // Read the fields it needs: copying a whole block would retain every string it holds.
         let canImport = graph.blocks[index].attributes.canImport
-        let text = graph.blocks[index].text
-        let chapter = graph.blocks[index].chapter
-        let contentLine = graph.blocks[index].contentLine
-        let contentColumn = graph.blocks[index].contentColumn
         output.blockStart(chunk: chunk, indentation: indentation, canImport: canImport)
-        // Inside `#if canImport(...)` the block is indented one level, as swift-format expects.
         let outerCount = indentation.count
+        // Inside `#if canImport(...)` the block is indented one level, as swift-format expects.
         if canImport != nil { indentation.append(contentsOf: TangledBody.oneLevel) }
-        text.bytes.withUnsafeBufferPointer { bytes in
-            for offset in 0..<text.count {
-                let line = UnsafeBufferPointer(rebasing: bytes[text.range(ofLine: offset)])
-                guard let reference = ChunkReference(line) else {
-                    output.code(
-                        indentation: line.isEmpty ? [] : indentation, line: line, chapter: chapter,
-                        number: contentLine + offset, column: contentColumn)
-                    continue
-                }
-                let at = graph.blocks[index].location(
-                    ofLine: offset, offset: reference.indentation.utf8.count)
-                let name = reference.name
-                guard ChunkName.isValid(name) else {
-                    diagnostics.append(.error(.invalidChunkName(name), at: at))
-                    continue
-                }
-                guard let number = graph.chunkNumbers[name] else {
-                    diagnostics.append(
-                        .error(.undefinedChunk(name: name, suggestion: graph.suggestion(for: name)), at: at))
-                    continue
-                }
-                usedChunks.append(number)
-                if let start = stack.firstIndex(of: number) {
-                    let cycle = stack[start...].map { graph.chunkNames[$0] } + [name]
-                    diagnostics.append(.error(.referenceCycle(path: cycle), at: at))
-                    continue
-                }
-                stack.append(number)
-                let innerCount = indentation.count
-                indentation.append(contentsOf: reference.indentation.utf8)
-                for included in graph.chunkBlocks[number] { expand(included, chunk: name) }
-                indentation.removeLast(indentation.count - innerCount)
-                stack.removeLast()
-                if offset + 1 < text.count { output.resume() }
-            }
-        }
-        indentation.removeLast(indentation.count - outerCount)
-        if let canImport {
+        work.append(.block(BlockFrame(index: index, outerCount: outerCount, canImport: canImport)))
+    }
+
+    private mutating func end(_ frame: BlockFrame) {
+        indentation.removeLast(indentation.count - frame.outerCount)
+        if let canImport = frame.canImport {
             output.blockEnd(indentation: indentation, canImport: canImport)
+            checkSize()
         }
+    }
+
+    /// Stops when the file has passed a size limit.
+    private mutating func checkSize() {
+        if output.lineCount > limits.lines {
+            stop(.lines(limits.lines))
+        } else if output.byteCount > limits.bytes {
+            stop(.bytes(limits.bytes))
+        }
+    }
+
+    /// Writes line `offset` of block `index`, or starts the inclusion it names.
+    private mutating func writeLine(_ offset: Int, of index: Int, isLast: Bool) {
+        let text = graph.blocks[index].text
+        let reference: ChunkReference? = text.bytes.withUnsafeBufferPointer { bytes in
+            let line = UnsafeBufferPointer(rebasing: bytes[text.range(ofLine: offset)])
+            guard let reference = ChunkReference(line) else {
+                output.code(
+                    indentation: line.isEmpty ? [] : indentation, line: line,
+                    chapter: graph.blocks[index].chapter,
+                    number: graph.blocks[index].contentLine + offset,
+                    column: graph.blocks[index].contentColumn)
+                return nil
+            }
+            return reference
+        }
+        guard let reference else { return checkSize() }
+        let at = graph.blocks[index].location(ofLine: offset, offset: reference.indentation.utf8.count)
+        let name = reference.name
+        guard ChunkName.isValid(name) else {
+            diagnostics.append(.error(.invalidChunkName(name), at: at))
+            return
+        }
+        guard let number = graph.chunkNumbers[name] else {
+            diagnostics.append(
+                .error(.undefinedChunk(name: name, suggestion: graph.suggestion(for: name)), at: at))
+            return
+        }
+        usedChunks.append(number)
+        if active[number] {
+            let start = inclusions.firstIndex { $0.number == number } ?? 0
+            let cycle = inclusions[start...].map(\.name) + [name]
+            diagnostics.append(.error(.referenceCycle(path: cycle), at: at))
+            return
+        }
+        guard inclusions.count < limits.depth else {
+            diagnostics.append(
+                .error(.nestingTooDeep(path: inclusions.map(\.name) + [name], limit: limits.depth), at: at))
+            stopped = true
+            return
+        }
+        active[number] = true
+        inclusions.append(
+            Inclusion(number: number, name: name, innerCount: indentation.count, resumes: !isLast, at: at))
+        indentation.append(contentsOf: reference.indentation.utf8)
+        work.append(.inclusion)
+    }
+
+    /// Gives up on the file: a limit was passed. The message names the outermost inclusion, the
+    /// line of the file's own block that started it all.
+    private mutating func stop(_ exceeded: TangleLimits.Exceeded) {
+        let location = inclusions.first?.at ?? firstBlockLocation
+        diagnostics.append(
+            .error(
+                .expansionTooLarge(chunk: inclusions.first?.name, path: output.path, limit: exceeded),
+                at: location))
+        stopped = true
+    }
+
+    /// The file's own block in progress, for a limit passed outside any inclusion.
+    private var firstBlockLocation: SourceLocation? {
+        for step in work {
+            if case .block(let frame) = step { return graph.blocks[frame.index].location }
+        }
+        return nil
     }
 }

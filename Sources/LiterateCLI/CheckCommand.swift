@@ -41,7 +41,9 @@ public func checkCommand(
         }
         for summary in wholeBook.compactMap(\.summary) { console.print(summary) }
         let errors = diagnostics.filter { $0.severity == .error }.count
-        console.print("check: \(reports.count) blocks, \(errors) errors")
+        console.print(
+            "check: \(reports.count) block\(reports.count == 1 ? "" : "s"), \(errors) error\(errors == 1 ? "" : "s")"
+        )
         return inSync && errors == 0 ? .success : .failure
     }
 }

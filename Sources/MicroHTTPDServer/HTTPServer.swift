@@ -34,11 +34,14 @@ public enum HTTPServerError: Error, Equatable, Sendable {
 /// ```
 public final class HTTPServer: @unchecked Sendable {
     /// Limits and options of a server. The defaults suit a local mock server that one
-    /// benchmark on the same machine may hit with a few hundred connections.
+    /// benchmark on the same machine may hit with a few hundred connections, and that slow
+    /// clients from a few dozen addresses cannot fill.
     public struct Configuration: Sendable {
         /// Connections open at once, across all clients. At the cap libmicrohttpd stops
-        /// accepting, so further connections wait in the kernel's queue until one closes.
-        public var connectionLimit: Int = 1024
+        /// accepting, so further connections wait in the kernel's queue until one closes. Each
+        /// takes a file descriptor: ``HTTPServer/start(host:port:)`` raises the process's soft
+        /// limit on them (up to the hard one) to fit, and lowers this cap if it cannot.
+        public var connectionLimit: Int = 4096
         /// Connections open at once from one IP address; beyond it a new connection is closed
         /// at once. Far below ``connectionLimit``, so that slow clients from one address cannot
         /// take every connection; a load test from 127.0.0.1 that opens more must raise it.
@@ -47,11 +50,28 @@ public final class HTTPServer: @unchecked Sendable {
         public var connectionTimeoutSeconds: Int = 30
         /// Seconds a connection may take to deliver a whole request head, counted from its start
         /// (and on a kept-alive connection from the end of the previous request), however it
-        /// trickles; 0 turns the deadline off. See ``RequestHeadDeadlines``.
+        /// trickles; 0 turns the deadline off. See ``RequestDeadlines``.
         public var requestHeadTimeoutSeconds: Double = 10
-        /// The clock the request-head deadlines read, in nanoseconds: the system's uptime clock
-        /// unless a test passes one it moves itself (then calling ``HTTPServer/endLateHeads()``).
-        public var headDeadlineClock: @Sendable () -> UInt64 = { DispatchTime.now().uptimeNanoseconds }
+        /// Seconds every request body gets, counted from the end of its head, however it
+        /// trickles; 0 turns the deadline off. A body also gets one more second for every
+        /// ``requestBodyBytesPerSecond`` it announces (or sends): 30 s and 16 KiB/s give a 64 KiB
+        /// body 34 s. A late body is answered `408 request_timeout` (over plain HTTP) and its
+        /// connection closed.
+        public var requestBodyTimeoutSeconds: Double = 30
+        /// The slowest average rate, in bytes per second, a body may arrive at past its base time.
+        public var requestBodyBytesPerSecond: Int = 16 << 10
+        /// The clock the deadlines read, in nanoseconds: the system's uptime clock unless a test
+        /// passes one it moves itself (then calling ``HTTPServer/endLateRequests()``).
+        public var deadlineClock: @Sendable () -> UInt64 = { DispatchTime.now().uptimeNanoseconds }
+        /// The largest request target and header fields read (414 and 431 beyond them).
+        public var headLimits = RequestHeadLimits()
+        /// Bytes libmicrohttpd may use for one connection: the request head it reads (parsed in
+        /// place), one record of about 56 bytes per header field and query item, and the response
+        /// head. 2 MiB holds a head at ``headLimits`` made of the shortest possible fields (4,096
+        /// query items and 8,192 header fields) with room to spare, so that such a request gets
+        /// its 414 or 431 from this server. libmicrohttpd's default, 32 KiB, ran out at 476 query
+        /// items and then answered nothing. Memory is taken as a connection uses it, not up front.
+        public var connectionMemoryLimit: Int = 2 << 20
         /// libmicrohttpd worker threads.
         public var threadPoolSize: Int = 2
         /// The request body limit (413 beyond it).
@@ -84,7 +104,8 @@ public final class HTTPServer: @unchecked Sendable {
     public init(responder: any HTTPResponder, configuration: Configuration = Configuration()) {
         self.configuration = configuration
         self.core = ServerCore(
-            responder: responder, bodyLimit: configuration.bodyLimit, logger: configuration.logger)
+            responder: responder, bodyLimit: configuration.bodyLimit, headLimits: configuration.headLimits,
+            logger: configuration.logger)
     }
 
     deinit {
@@ -110,10 +131,16 @@ public final class HTTPServer: @unchecked Sendable {
         core.deadlinesAwaitingHead
     }
 
-    /// Ends the connections past their request-head deadline now, by ``Configuration/headDeadlineClock``:
-    /// what the deadlines' own timer does, for a test that moved its clock.
-    public func endLateHeads() {
-        core.endLateHeads()
+    /// Connections whose body deadline runs: receiving a request body.
+    public var connectionsReceivingBody: Int {
+        core.deadlinesReceivingBody
+    }
+
+    /// Ends the connections past their head or body deadline now, by
+    /// ``Configuration/deadlineClock``: what the deadlines' own timer does, for a test that
+    /// moved its clock.
+    public func endLateRequests() {
+        core.endLateRequests()
     }
 
     /// Starts listening on a numeric IPv4 or IPv6 address (`localhost` means `127.0.0.1`).
@@ -130,8 +157,14 @@ public final class HTTPServer: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         guard handle == nil else { throw .alreadyRunning }
+        let connectionLimit = Self.fitDescriptorLimit(
+            to: configuration.connectionLimit, logger: configuration.logger)
         let deadlines = core.startDeadlines(
-            seconds: configuration.requestHeadTimeoutSeconds, clock: configuration.headDeadlineClock)
+            headSeconds: configuration.requestHeadTimeoutSeconds,
+            bodySeconds: configuration.requestBodyTimeoutSeconds,
+            bodyBytesPerSecond: configuration.requestBodyBytesPerSecond,
+            writesTimeout: configuration.tls == nil,
+            clock: configuration.deadlineClock)
         let context = Unmanaged.passRetained(core).toOpaque()
         var error = [CChar](repeating: 0, count: 256)
         let started: OpaquePointer? = (host == "localhost" ? "127.0.0.1" : host).withCString { address in
@@ -140,10 +173,11 @@ public final class HTTPServer: @unchecked Sendable {
                     var settings = wb_mhd_config(
                         bind_address: address,
                         port: UInt16(clamping: port),
-                        connection_limit: UInt32(clamping: configuration.connectionLimit),
+                        connection_limit: UInt32(clamping: connectionLimit),
                         per_ip_connection_limit: UInt32(clamping: configuration.perIPConnectionLimit),
                         connection_timeout_seconds: UInt32(clamping: configuration.connectionTimeoutSeconds),
                         thread_pool_size: UInt32(clamping: configuration.threadPoolSize),
+                        connection_memory_limit: max(0, configuration.connectionMemoryLimit),
                         tls_certificate_pem: certificatePEM,
                         tls_private_key_pem: keyPEM)
                     return wb_mhd_start(
@@ -204,6 +238,29 @@ public final class HTTPServer: @unchecked Sendable {
         Unmanaged.passUnretained(core).release()
     }
 
+    /// Descriptors kept free for everything else the process opens: the event log, the site's
+    /// files, the listening socket, a child process's pipes.
+    static let reservedDescriptors = 256
+
+    /// Raises the soft limit on open files so that `connections` fit beside the reserved ones;
+    /// returns the connections that fit (the hard limit may allow fewer, said in the log).
+    static func fitDescriptorLimit(to connections: Int, logger: HTTPLogger) -> Int {
+        var limit = rlimit()
+        guard getrlimit(resourceNoFile, &limit) == 0 else { return connections }
+        let needed = rlim_t(max(0, connections) + reservedDescriptors)
+        if limit.rlim_cur < needed {
+            var raised = limit
+            raised.rlim_cur = min(needed, limit.rlim_max)
+            if setrlimit(resourceNoFile, &raised) == 0 { limit = raised }
+        }
+        let fitting = max(1, Int(clamping: limit.rlim_cur) - reservedDescriptors)
+        guard fitting < connections else { return connections }
+        logger.write(
+            "the process may open \(limit.rlim_cur) files, so the server takes \(fitting) connections at once, "
+                + "not \(connections) (raise the hard limit with ulimit -Hn)")
+        return fitting
+    }
+
     private static func readPEM(_ path: String) throws(HTTPServerError) -> String {
         guard let data = FileManager.default.contents(atPath: path),
             let text = String(data: data, encoding: .utf8)
@@ -211,6 +268,12 @@ public final class HTTPServer: @unchecked Sendable {
         return text
     }
 }
+
+#if canImport(Glibc)
+    private let resourceNoFile = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
+#else
+    private let resourceNoFile = RLIMIT_NOFILE
+#endif
 
 private func withOptionalCString<Result>(
     _ text: String?, _ body: (UnsafePointer<CChar>?) -> Result

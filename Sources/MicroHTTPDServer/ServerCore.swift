@@ -21,6 +21,8 @@ final class RequestState: @unchecked Sendable {
     let path: String
     let query: [QueryItem]
     let headers: HTTPHeaders
+    /// The request target's length as sent, for ``RequestHeadLimits``.
+    let targetLength: Int
     let remoteAddress: String?
     var body: BodyAccumulator
     var drained = 0
@@ -28,13 +30,14 @@ final class RequestState: @unchecked Sendable {
     let connection: OpaquePointer
 
     init(
-        method: HTTPMethod, path: String, query: [QueryItem], headers: HTTPHeaders,
+        method: HTTPMethod, path: String, query: [QueryItem], headers: HTTPHeaders, targetLength: Int,
         remoteAddress: String?, limit: BodyLimit, connection: OpaquePointer
     ) {
         self.method = method
         self.path = path
         self.query = query
         self.headers = headers
+        self.targetLength = targetLength
         self.remoteAddress = remoteAddress
         self.body = BodyAccumulator(limit: limit)
         self.connection = connection
@@ -45,6 +48,7 @@ final class RequestState: @unchecked Sendable {
 final class ServerCore: @unchecked Sendable {
     let responder: any HTTPResponder
     let bodyLimit: BodyLimit
+    let headLimits: RequestHeadLimits
     let logger: HTTPLogger
     private let lock = NSLock()
     private var inFlight = 0
@@ -55,32 +59,48 @@ final class ServerCore: @unchecked Sendable {
     private var acceptingWork = true
     /// Set before the daemon starts and cleared after it stopped, so the callbacks in between
     /// read it without the lock.
-    private var deadlines: RequestHeadDeadlines?
+    private var deadlines: RequestDeadlines?
 
     /// Past the limit, a chunked body (whose size was not announced) is read and thrown away
     /// up to this many bytes so the client still gets its 413; beyond it the connection is cut.
     private let drainAllowance = 1 << 20
 
-    init(responder: any HTTPResponder, bodyLimit: BodyLimit, logger: HTTPLogger) {
-        (self.responder, self.bodyLimit, self.logger) = (responder, bodyLimit, logger)
+    init(
+        responder: any HTTPResponder, bodyLimit: BodyLimit, headLimits: RequestHeadLimits, logger: HTTPLogger
+    ) {
+        (self.responder, self.bodyLimit, self.headLimits, self.logger) = (
+            responder, bodyLimit, headLimits, logger
+        )
     }
 
     var inFlightCount: Int { lock.withLock { inFlight } }
 
-    /// Starts the request-head deadlines' timer thread (none for `seconds` of 0 or less).
-    func startDeadlines(seconds: Double, clock: @escaping @Sendable () -> UInt64) -> RequestHeadDeadlines? {
-        guard seconds > 0 else { return nil }
-        let started = RequestHeadDeadlines(limit: UInt64(seconds * 1e9), now: clock)
+    /// Starts the deadlines' timer thread (none when both are off: `headSeconds` and
+    /// `bodySeconds` of 0 or less). `writesTimeout`: a late body gets its 408 (plain HTTP only).
+    func startDeadlines(
+        headSeconds: Double, bodySeconds: Double, bodyBytesPerSecond: Int, writesTimeout: Bool,
+        clock: @escaping @Sendable () -> UInt64
+    ) -> RequestDeadlines? {
+        guard headSeconds > 0 || bodySeconds > 0 else { return nil }
+        let body =
+            bodySeconds > 0
+            ? RequestDeadlines.BodyPolicy(
+                base: UInt64(bodySeconds * 1e9), bytesPerSecond: UInt64(max(1, bodyBytesPerSecond))) : nil
+        let headLimit: UInt64? = headSeconds > 0 ? UInt64(headSeconds * 1e9) : nil
+        let started = RequestDeadlines(
+            headLimit: headLimit, body: body, now: clock,
+            endBody: writesTimeout ? RequestDeadlines.sendTimeout : RequestDeadlines.endConnection)
         let thread = Thread { started.run() }
-        thread.name = "HTTP request-head deadlines"
+        thread.name = "HTTP request deadlines"
         thread.start()
         deadlines = started
         return started
     }
 
     var deadlinesAwaitingHead: Int { deadlines?.awaitingHead ?? 0 }
+    var deadlinesReceivingBody: Int { deadlines?.receivingBody ?? 0 }
 
-    func endLateHeads() {
+    func endLateRequests() {
         deadlines?.endLateConnections()
     }
 
@@ -118,27 +138,32 @@ final class ServerCore: @unchecked Sendable {
         uploadData: UnsafePointer<CChar>?, uploadDataSize: UnsafeMutablePointer<Int>,
         requestState: UnsafeMutablePointer<UnsafeMutableRawPointer?>
     ) -> Bool {
+        let key = UInt(bitPattern: connection)
         guard let stored = requestState.pointee else {
             // First call: headers are complete, no body byte has been read yet.
-            deadlines?.headArrived(UInt(bitPattern: connection))
             let state = makeState(connection: connection, url: url, method: method)
             requestState.pointee = Unmanaged.passRetained(state).toOpaque()
             lock.withLock { inFlight += 1 }
             do {
+                try headLimits.check(targetLength: state.targetLength, headers: state.headers)
                 try RequestFraming.check(headers: state.headers, version: version)
                 try bodyLimit.admit(headers: state.headers)
             } catch {
                 // Answering now makes libmicrohttpd skip the body (and any 100-continue)
                 // and close the connection after the response.
+                _ = deadlines?.bodyComplete(key)
                 state.phase = .answered
-                return queue(error.response, on: connection)
+                return queue(error.response, on: connection, method: state.method)
             }
+            deadlines?.headArrived(key, announcedBody: Self.announcedLength(state.headers))
             return true
         }
         let state = Unmanaged<RequestState>.fromOpaque(stored).takeUnretainedValue()
         if uploadDataSize.pointee > 0 {
             let count = uploadDataSize.pointee
             uploadDataSize.pointee = 0
+            // Past its deadline the connection was ended (and told 408): read nothing more.
+            guard deadlines?.bodyReceived(key, count: count) != false else { return false }
             guard case .receiving = state.phase else {
                 state.drained += count
                 return state.drained <= drainAllowance
@@ -160,13 +185,15 @@ final class ServerCore: @unchecked Sendable {
         let phase = lock.withLock { state.phase }
         switch phase {
         case .receiving:
+            // The deadline ended it a moment ago: the client has its 408.
+            guard deadlines?.bodyComplete(key) != false else { return false }
             let request = HTTPRequest(
                 method: state.method, path: state.path, query: state.query, headers: state.headers,
                 body: state.body.data, remoteAddress: state.remoteAddress)
             guard lock.withLock({ acceptingWork }) else {
                 // A keep-alive request that arrived after the grace period ran out.
                 state.phase = .answered
-                return queue(HTTPError.shuttingDown.response, on: connection)
+                return queue(HTTPError.shuttingDown.response, on: connection, method: state.method)
             }
             lock.withLock { state.phase = .waiting }
             MHD_suspend_connection(connection)
@@ -190,7 +217,7 @@ final class ServerCore: @unchecked Sendable {
             return true
         case .rejected(let response), .ready(let response):
             lock.withLock { state.phase = .answered }
-            return queue(response, on: connection)
+            return queue(response, on: connection, method: state.method)
         case .waiting, .answered:
             return true
         }
@@ -231,9 +258,19 @@ final class ServerCore: @unchecked Sendable {
         }
     }
 
+    /// The body length a head announces: its `Content-Length`, or 0 (none, or chunked).
+    private static func announcedLength(_ headers: HTTPHeaders) -> Int {
+        guard let value = headers["Content-Length"] else { return 0 }
+        var digits = Substring(value)
+        while digits.first == " " || digits.first == "\t" { digits.removeFirst() }
+        while digits.last == " " || digits.last == "\t" { digits.removeLast() }
+        return Int(digits) ?? 0
+    }
+
     private func makeState(connection: OpaquePointer, url: String, method: String) -> RequestState {
         let headers = Self.values(of: .HEADER_KIND, on: connection)
-        let query = Self.values(of: .GET_ARGUMENT_KIND, on: connection).map {
+        let rawQuery = Self.values(of: .GET_ARGUMENT_KIND, on: connection)
+        let query = rawQuery.map {
             QueryItem(
                 name: HTTPRequest.decodeFormComponent($0.name),
                 value: $0.value.map(HTTPRequest.decodeFormComponent))
@@ -245,6 +282,7 @@ final class ServerCore: @unchecked Sendable {
         return RequestState(
             method: HTTPMethod(rawValue: method), path: url, query: query,
             headers: HTTPHeaders(headers.map { HTTPHeaders.Field(name: $0.name, value: $0.value ?? "") }),
+            targetLength: RequestHeadLimits.targetLength(path: url, query: rawQuery),
             remoteAddress: remote, limit: bodyLimit, connection: connection)
     }
 
@@ -279,9 +317,16 @@ final class ServerCore: @unchecked Sendable {
         stream.connectionEnded()
     }
 
-    private func queue(_ response: HTTPResponse, on connection: OpaquePointer) -> Bool {
+    private func queue(_ response: HTTPResponse, on connection: OpaquePointer, method: HTTPMethod) -> Bool {
         let created: OpaquePointer?
-        if let stream = response.stream {
+        if method == .head, let stream = response.stream {
+            // A HEAD gets the stream's headers and nothing else: the stream is never opened. Its
+            // content has no length to announce, so the response is framed by the connection's
+            // close, which libmicrohttpd does only in its HTTP/1.0 form; its chunked form would
+            // send a body (RFC 9110 §9.3.2 forbids one).
+            stream.finish()
+            created = wb_mhd_create_head_of_stream_response()
+        } else if let stream = response.stream {
             let stopping = lock.withLock {
                 streams[ObjectIdentifier(stream)] = stream
                 return self.stopping

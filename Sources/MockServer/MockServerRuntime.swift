@@ -43,6 +43,9 @@ public final class MockServerRuntime: @unchecked Sendable {
         /// Seconds a connection has to deliver a request head (`serve --request-head-timeout`);
         /// nil: the HTTP server's default (10).
         public var requestHeadTimeoutSeconds: Double?
+        /// Seconds every request body gets before its 1 s per 16 KiB (`serve
+        /// --request-body-timeout`); nil: the HTTP server's default (30).
+        public var requestBodyTimeoutSeconds: Double?
         /// Connections one client address may hold (`serve --max-connections-per-address`); nil:
         /// the configuration's `limits.connectionsPerIP`, else the HTTP server's default (64).
         public var maxConnectionsPerAddress: Int?
@@ -132,6 +135,7 @@ public final class MockServerRuntime: @unchecked Sendable {
         }
         if let value = options.maxConnectionsPerAddress { configuration.perIPConnectionLimit = value }
         if let value = options.requestHeadTimeoutSeconds { configuration.requestHeadTimeoutSeconds = value }
+        if let value = options.requestBodyTimeoutSeconds { configuration.requestBodyTimeoutSeconds = value }
         var served: any HTTPResponder = app
         if let live = options.liveSite {
             served = LiveSiteResponder(

@@ -16,7 +16,7 @@ import Foundation
 ///   "keys": {"publishable": "li2_pk_…", "secret": "li2_sk_…"},
 ///   "deferredRecordTTLSeconds": 86400,
 ///   "conversionTracking": true,
-///   "limits": {"connections": 1024, "connectionsPerIP": 64, "connectionTimeoutSeconds": 30,
+///   "limits": {"connections": 4096, "connectionsPerIP": 64, "connectionTimeoutSeconds": 30,
 ///              "deferredRecords": 50000, "simulatorSessionsPerAddress": 16}
 /// }
 /// ```

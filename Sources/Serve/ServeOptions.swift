@@ -40,7 +40,10 @@ package enum ServeOptions {
         options.reset = arguments.flag("reset")
         options.testClock = arguments.flag("test-clock")
         options.seed = try seed(arguments.value("seed"))
-        options.requestHeadTimeoutSeconds = try headTimeout(arguments.value("request-head-timeout"))
+        options.requestHeadTimeoutSeconds = try timeout(
+            arguments.value("request-head-timeout"), flag: "request-head-timeout")
+        options.requestBodyTimeoutSeconds = try timeout(
+            arguments.value("request-body-timeout"), flag: "request-body-timeout")
         options.maxConnectionsPerAddress = try perAddressLimit(arguments.value("max-connections-per-address"))
         // The deferred-flow simulator's routes: it runs the real SDK, which the server does not link.
         options.routeProviders = [SimulatorRoutes()]
@@ -83,11 +86,11 @@ package enum ServeOptions {
         return seed
     }
 
-    static func headTimeout(_ text: String?) throws -> Double? {
+    /// `--request-head-timeout` and `--request-body-timeout`: seconds from 0.1 to an hour.
+    static func timeout(_ text: String?, flag: String) throws -> Double? {
         guard let text else { return nil }
         guard let seconds = Double(text), seconds.isFinite, (0.1...3_600).contains(seconds) else {
-            throw CommandError.usage(
-                "--request-head-timeout needs a number of seconds from 0.1 to 3600", command: command)
+            throw CommandError.usage("--\(flag) needs a number of seconds from 0.1 to 3600", command: command)
         }
         return seconds
     }

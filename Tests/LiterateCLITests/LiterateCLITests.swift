@@ -75,7 +75,7 @@ struct LiterateCLITests {
         let run = Run([check], ["check", "--book", folder.url.path])
         #expect(run.code == .failure)
         #expect(run.err == "chapters/01-a.md:5:1: error: 'quiet' is not shouted\n")
-        #expect(run.out == "tangle: 0 files in sync with the book\ncheck: 1 blocks, 1 errors\n")
+        #expect(run.out == "tangle: 0 files in sync with the book\ncheck: 1 block, 1 error\n")
 
         try folder.write("chapters/01-a.md", "# A\n\n```text {check=shout}\nHELLO\n```\n")
         let clean = Run([check], ["check", "--book", folder.url.path])

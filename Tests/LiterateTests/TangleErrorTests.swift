@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import Literate
@@ -56,7 +57,7 @@ struct TangleErrorTests {
         ])
         #expect(
             lines(try book.tangle().diagnostics) == [
-                "chapters/01-a.md:14:1: error: chunk reference cycle: first -> second -> third -> first"
+                "chapters/01-a.md:14:1: error: chunk reference cycle: first → second → third → first"
             ])
     }
 
@@ -66,8 +67,98 @@ struct TangleErrorTests {
         ])
         #expect(
             lines(try book.tangle().diagnostics) == [
-                "chapters/01-a.md:6:1: error: chunk reference cycle: me -> me"
+                "chapters/01-a.md:6:1: error: chunk reference cycle: me → me"
             ])
+    }
+
+    // MARK: Limits
+
+    /// 20,000 levels: a recursive expander overflows its stack near 8,000 in a debug build.
+    @Test func nestingDeeperThanTheLimitIsOneErrorAtTheReferenceThatGoesTooFar() throws {
+        let book = try TestBook(["01-deep.md": HostileBooks.deepNesting(levels: 20_000)])
+        let result = try book.tangle()
+        #expect(
+            lines(result.diagnostics) == [
+                "chapters/01-deep.md:4004:1: error: chunk nesting deeper than 1,000: c0 → c1 → … → c1000"
+            ])
+        #expect(result.files.isEmpty)
+    }
+
+    @Test func nestingExactlyAtTheLimitTangles() throws {
+        let book = try TestBook(["01-deep.md": HostileBooks.deepNesting(levels: 1_000)])
+        let result = try book.tangle()
+        #expect(result.diagnostics.isEmpty)
+        #expect(result.files.map(\.path) == ["Sources/Deep/Deep.swift"])
+        #expect(result.files.first?.content.contains("let deepest = 999\n") == true)
+    }
+
+    /// 41 levels, each including the next twice: 2^40 lines from a chapter of a few kilobytes.
+    @Test func aFanOutStopsAtTheLineLimitAndNamesTheOutermostChunk() throws {
+        let book = try TestBook(["01-fan.md": HostileBooks.fanOut(levels: 41)])
+        let result = try book.tangle()
+        #expect(
+            lines(result.diagnostics) == [
+                "chapters/01-fan.md:6:1: error: ⟨c0⟩ would expand to more than 50,000 lines "
+                    + "(the limit for one generated file)"
+            ])
+        #expect(result.files.isEmpty)
+    }
+
+    struct LimitCase: CustomTestStringConvertible, Sendable {
+        var id: String
+        var chapter: String
+        var limits: TangleLimits
+        var expected: [String]
+        /// A cycle is skipped and the rest written; a passed limit leaves no file.
+        var writesTheFile = false
+        var testDescription: String { id }
+    }
+
+    static let limitCases: [LimitCase] = [
+        LimitCase(
+            id: "bytes", chapter: HostileBooks.fanOut(levels: 6), limits: TangleLimits(bytes: 100),
+            expected: [
+                "chapters/01-a.md:6:1: error: ⟨c0⟩ would expand to more than 100 bytes "
+                    + "(the limit for one generated file)"
+            ]),
+        LimitCase(
+            id: "bytes-in-mebibytes", chapter: HostileBooks.fanOut(levels: 20),
+            limits: TangleLimits(lines: 1_000_000, bytes: 1 << 20),
+            expected: [
+                "chapters/01-a.md:6:1: error: ⟨c0⟩ would expand to more than 1 MiB "
+                    + "(the limit for one generated file)"
+            ]),
+        LimitCase(
+            id: "a-file-s-own-lines",
+            chapter: "```swift {file=out.swift}\nlet a = 1\nlet b = 2\nlet c = 3\n```\n",
+            limits: TangleLimits(lines: 2),
+            expected: [
+                "chapters/01-a.md:1:1: error: 'out.swift' would expand to more than 2 lines "
+                    + "(the limit for one generated file)"
+            ]),
+        LimitCase(
+            id: "empty-chunks-still-count",
+            chapter: HostileBooks.fanOut(levels: 12).replacingOccurrences(
+                of: "let leaf = 11\n", with: ""),
+            limits: TangleLimits(lines: 100),
+            expected: [
+                "chapters/01-a.md:6:1: error: ⟨c0⟩ would expand to more than 100 chunk inclusions "
+                    + "(the limit for one generated file)"
+            ]),
+        LimitCase(
+            id: "a-cycle-below-the-depth-limit-is-a-cycle",
+            chapter:
+                "```swift {file=out.swift}\n<<a>>\n```\n\n```swift {#a}\n<<b>>\n```\n\n```swift {#b}\n<<a>>\n```\n",
+            limits: TangleLimits(depth: 2),
+            expected: ["chapters/01-a.md:10:1: error: chunk reference cycle: a → b → a"], writesTheFile: true),
+    ]
+
+    @Test(arguments: limitCases)
+    func eachLimitIsAnErrorAndNoFile(_ testCase: LimitCase) throws {
+        let book = try TestBook(["01-a.md": testCase.chapter])
+        let result = try book.tangle(limits: testCase.limits)
+        #expect(lines(result.diagnostics) == testCase.expected)
+        #expect(result.files.map(\.path) == (testCase.writesTheFile ? ["out.swift"] : []))
     }
 
     struct OutsideCase: CustomTestStringConvertible, Sendable {

@@ -37,8 +37,8 @@ final class TestBook {
             .map { String(decoding: $0, as: UTF8.self) }
     }
 
-    func tangle() throws -> TangleResult {
-        Tangler.tangle(try Book.load(root: root))
+    func tangle(limits: TangleLimits = .standard) throws -> TangleResult {
+        Tangler.tangle(try Book.load(root: root), limits: limits)
     }
 
     /// Tangles and writes, as `workbook tangle` does; returns the plan's problems.

@@ -24,11 +24,26 @@ let framingCases: [FramingCase] = [
         head: "POST /api/v1/echo HTTP/1.1\r\nHost: a\r\nContent-Length: 18446744073709551616\r\n",
         status: 413),
     FramingCase(
-        id: "libmicrohttpd-long-target", source: "this book: chapter 21, Refusals",
-        head: "GET /" + String(repeating: "a", count: 40_000) + " HTTP/1.1\r\nHost: a\r\n", status: 414),
+        id: "long-target", source: "this book: chapter 21, Refusals",
+        head: "GET /" + String(repeating: "a", count: 40_000) + " HTTP/1.1\r\nHost: a\r\n", status: 414,
+        answer:
+            #"{"error":{"code":"uri_too_long","message":"the request target (path and query) is longer than 8192 bytes"}}"#
+    ),
     FramingCase(
-        id: "libmicrohttpd-big-header", source: "this book: chapter 21, Refusals",
+        id: "big-header", source: "this book: chapter 21, Refusals",
         head: "GET /health HTTP/1.1\r\nHost: a\r\nX-Big: " + String(repeating: "b", count: 40_000) + "\r\n",
+        status: 431,
+        answer:
+            #"{"error":{"code":"header_fields_too_large","message":"the header fields take more than 32768 bytes"}}"#
+    ),
+    // Past what libmicrohttpd reads into a connection's memory at all (2 MiB).
+    FramingCase(
+        id: "libmicrohttpd-target-past-its-memory", source: "this book: chapter 21, Refusals",
+        head: "GET /" + String(repeating: "a", count: 3_000_000) + " HTTP/1.1\r\nHost: a\r\n", status: 414),
+    FramingCase(
+        id: "libmicrohttpd-header-past-its-memory", source: "this book: chapter 21, Refusals",
+        head: "GET /health HTTP/1.1\r\nHost: a\r\nX-Big: " + String(repeating: "b", count: 3_000_000)
+            + "\r\n",
         status: 431),
     FramingCase(
         id: "libmicrohttpd-http-2.0", source: "this book: chapter 21, Refusals",

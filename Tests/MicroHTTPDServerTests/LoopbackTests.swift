@@ -171,7 +171,7 @@ struct LoopbackTests {
         var configuration = quietConfiguration()
         configuration.requestHeadTimeoutSeconds = 1
         configuration.connectionTimeoutSeconds = 60
-        configuration.headDeadlineClock = { clock.now }
+        configuration.deadlineClock = { clock.now }
         return configuration
     }
 
@@ -188,12 +188,12 @@ struct LoopbackTests {
             for _ in 0..<4 {
                 #expect(client.send("x"))
                 clock.advance(milliseconds: 200)
-                server.endLateHeads()
+                server.endLateRequests()
                 #expect(server.connectionsAwaitingHead == 1)
             }
             client.send("x")
             clock.advance(milliseconds: 200)
-            server.endLateHeads()
+            server.endLateRequests()
             let (text, end) = await client.readUntilClosed()
             #expect(text.isEmpty)
             #expect(end == .closedByServer)
@@ -213,7 +213,7 @@ struct LoopbackTests {
             // The deadline starts again once the request has ended.
             #expect(await eventually { server.connectionsAwaitingHead == 1 })
             clock.advance(milliseconds: 1_000)
-            server.endLateHeads()
+            server.endLateRequests()
             let (rest, end) = await client.readUntilClosed()
             #expect(rest.isEmpty)
             #expect(end == .closedByServer)
@@ -235,7 +235,7 @@ struct LoopbackTests {
             client.send("GET /slow HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
             #expect(await eventually { server.requestsInFlight == 1 })
             clock.advance(milliseconds: 1_500)
-            server.endLateHeads()
+            server.endLateRequests()
             answer.put(true)
             let (text, end) = await client.readUntilClosed()
             #expect(statusCode(ofRawResponse: text) == 200)

@@ -51,6 +51,27 @@ struct StreamingTests {
         }
     }
 
+    /// RFC 9110 §9.3.2: a HEAD gets the headers a GET would and no content; the stream the
+    /// responder made is finished at once, never left open. Its length is unknown, so the answer
+    /// is framed by the close, in libmicrohttpd's HTTP/1.0 form (its chunked form sent `0\r\n\r\n`).
+    @Test func aHeadOnAStreamGetsTheHeadersAndNoBody() async throws {
+        let responder = StreamingResponder()
+        try await withLoopbackServer(responder) { _, port in
+            let client = try RawClient(port: port, receiveTimeoutSeconds: 20)
+            client.send("HEAD /events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            let (text, end) = await client.readUntilClosed()
+            let lines = text.components(separatedBy: "\r\n").filter { !$0.hasPrefix("Date: ") }
+            #expect(
+                lines == [
+                    "HTTP/1.0 200 OK", "Connection: close", "Content-Type: text/event-stream",
+                    "Cache-Control: no-store", "", "",
+                ])
+            #expect(end == .closedByServer)
+            let stream = try #require(responder.streams.first)
+            #expect(!stream.send("event: late\n\n"), "the stream was finished")
+        }
+    }
+
     /// The grace period is an hour: a stop that waited for the open stream would fail the time limit.
     @Test(.timeLimit(.minutes(1))) func stopEndsOpenStreamsAtOnce() async throws {
         let responder = StreamingResponder()

@@ -277,6 +277,29 @@ struct LiveSiteTests {
     }
 }
 
+extension LiveSiteTests {
+    /// A HEAD gets the stream's headers with a stream already finished, and takes no place: with a
+    /// cap of one, the page's own stream is neither replaced nor told so.
+    @Test func aHeadOnTheEventsRouteOpensNoStreamAndReplacesNone() async throws {
+        let live = LiveSite(streamLimit: 1)
+        let responder = try liveResponder(live)
+        let page = try #require(await get("/_workbook/events", from: responder).stream)
+        _ = page.takeBuffered()
+        let head = await get("/_workbook/events", method: .head, from: responder)
+        #expect(head.status == .ok)
+        #expect(
+            head.headers
+                == [
+                    "Content-Type": "text/event-stream; charset=utf-8", "Cache-Control": "no-store",
+                    "X-Accel-Buffering": "no",
+                ])
+        #expect(head.stream?.send("x") == false, "the HEAD's stream is finished")
+        #expect(live.openStreams == 1)
+        #expect(!page.isClosed)
+        #expect(page.takeBuffered().isEmpty, "the page was not told it was replaced")
+    }
+}
+
 /// The same, over loopback, as `workbook serve` runs it.
 @Suite("The live site over loopback", .serialized)
 struct LiveSiteLoopbackTests {
@@ -426,6 +449,46 @@ struct ServeSiteProcessTests {
         let folders = try FileManager.default.contentsOfDirectory(
             atPath: root.appendingPathComponent(".build/serve-site").path)
         #expect(folders.isEmpty)
+    }
+}
+
+/// Chapters that once took the whole server down (a stack overflow 0.5 s after the save, then an
+/// allocation of gigabytes) are diagnostics in the banner; the API and the site stay up.
+@Suite("workbook serve and a hostile chapter", .serialized)
+struct ServeHostileChapterTests {
+    @Test func aChapterThatWouldExhaustTheTanglerIsABannerErrorAndTheServerStaysUp() async throws {
+        let book = try SiteFolder(files: [:])
+        try FileManager.default.copyItem(
+            at: repositoryRoot.appendingPathComponent("Tests/WeaveTests/Fixtures/small-book"),
+            to: book.url.appendingPathComponent("book"))
+        let root = book.url.appendingPathComponent("book")
+        let data = try DataFolder()
+        let server = try await ServeProcess.start(
+            ["--port", "0", "--data-dir", data.url.path, "--book", root.path], site: true)
+        let events = try RawClient(port: server.port, receiveTimeoutSeconds: 60)
+        events.send("GET /_workbook/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        #expect(await events.read(until: #""state":"ready""#).contains(#""generation":1"#))
+
+        let chapters: [(text: String, error: String)] = [
+            (
+                HostileBooks.deepNesting(levels: 20_000),
+                "chunk nesting deeper than 1,000: c0 → c1 → … → c1000"
+            ),
+            (HostileBooks.fanOut(levels: 41), "⟨c0⟩ would expand to more than 50,000 lines"),
+        ]
+        for (text, error) in chapters {
+            try Data(text.utf8).write(to: root.appendingPathComponent("chapters/03-hostile.md"))
+            let status = await events.read(until: error, maxBytes: 1 << 22)
+            #expect(status.contains(error), "the banner's status event names the error")
+            #expect(await rawGet("/healthz", port: server.port).hasPrefix("HTTP/1.1 200"))
+            #expect(await rawGet("/", port: server.port).hasPrefix("HTTP/1.1 200"))
+        }
+        #expect(
+            await rawGet("/_workbook/status", port: server.port).contains(#""file":"chapters/03-hostile.md""#)
+        )
+
+        server.send(SIGTERM)
+        #expect(await server.exitStatus(seconds: 10) == 0)
     }
 }
 

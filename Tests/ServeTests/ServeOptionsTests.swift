@@ -26,12 +26,19 @@ struct ServeOptionsTests {
         var arguments = ParsedArguments()
         arguments.values = [
             "config": [Self.configuration],
-            "request-head-timeout": ["2.5"], "max-connections-per-address": ["8"],
+            "request-head-timeout": ["2.5"], "request-body-timeout": ["45"],
+            "max-connections-per-address": ["8"],
         ]
         let options = try ServeOptions.parse(arguments)
-        #expect((options.requestHeadTimeoutSeconds, options.maxConnectionsPerAddress) == (2.5, 8))
+        #expect(
+            (
+                options.requestHeadTimeoutSeconds, options.requestBodyTimeoutSeconds,
+                options.maxConnectionsPerAddress
+            )
+                == (2.5, 45, 8))
         for (name, value) in [
             ("request-head-timeout", "0"), ("request-head-timeout", "soon"),
+            ("request-body-timeout", "0.01"), ("request-body-timeout", "7200"),
             ("max-connections-per-address", "0"), ("max-connections-per-address", "1.5"),
         ] {
             var wrong = arguments

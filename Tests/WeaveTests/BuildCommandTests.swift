@@ -65,7 +65,7 @@ struct BuildCommandTests {
             output.stdout
                 == "build: no coverage data, so no block is claimed as tested (run 'swift test "
                 + "--enable-code-coverage' to measure it)\nbuild: 7 pages, \(Self.fileCount(in: output.stdout)) files "
-                + "in out, 1 errors\n")
+                + "in out, 1 error\n")
     }
 
     @Test func aForeignOutputFolderIsBadInput() throws {

@@ -150,6 +150,63 @@ struct ExercisesCommandTests {
         #expect(book.progress?.contains(#""done":[]"#) == true, "a reset exercise is no longer done")
     }
 
+    /// Twice in the same second: the second backup takes the name with `-2` after the timestamp.
+    @Test func resetTwiceInARowKeepsBothBackups() async throws {
+        let book = try ExerciseBook()
+        try book.write("exercises/01-add-two/Work/Add.swift", "// first attempt\n")
+        let first = try await book.run(["reset", "1"])
+        try book.write("exercises/01-add-two/Work/Add.swift", "// second attempt\n")
+        let second = try await book.run(["reset", "1"])
+        #expect((first.status, second.status) == (0, 0), "\(second.stderr)")
+        let backups = try FileManager.default.contentsOfDirectory(
+            atPath: book.root.appendingPathComponent("build/previous-work").path
+        ).sorted()
+        #expect(backups.count == 2)
+        let kept = Set(backups.compactMap { book.read("build/previous-work/\($0)/Add.swift") })
+        #expect(kept == ["// first attempt\n", "// second attempt\n"])
+        let named = backups.map { "moved your previous work to build/previous-work/\($0)/" }
+        #expect(
+            Set([first, second].map { $0.stdout.split(separator: "\n").first.map(String.init) ?? "" })
+                == Set(named))
+    }
+
+    /// Once a trap (exit 132) for a huge count and an index out of range for a negative one.
+    @Test func aHandEditedProgressFileIsBadInputNeverACrash() async throws {
+        let book = try ExerciseBook()
+        try book.write(".exercises-state.json", #"{"hintsShown":{"01-add-two":-5}}"#)
+        let negative = try await book.run(["hint", "1"], buildPath: false)
+        #expect(negative.status == 2)
+        #expect(
+            negative.stderr
+                == #"error: .exercises-state.json:1:29: hintsShown["01-add-two"] is -5; it counts the hints shown, "#
+                + "a whole number from 0 to 2\n")
+        #expect(book.progress == #"{"hintsShown":{"01-add-two":-5}}"#, "nothing is rewritten")
+
+        try book.write(".exercises-state.json", #"{"hintsShown":{"01-add-two":9223372036854775807}}"#)
+        let huge = try await book.run(["hint", "1"], buildPath: false)
+        #expect(huge.status == 0)
+        #expect(
+            huge.stderr
+                == #"warning: .exercises-state.json:1:29: hintsShown["01-add-two"] is 9223372036854775807, "#
+                + "more than the 2 hints there are; read as 2\n")
+        #expect(huge.stdout.hasPrefix("Hint 2 of 2 for 01 Add two numbers:"))
+        #expect(book.progress == #"{"done":[],"hintsShown":{"01-add-two":2},"version":1}"# + "\n")
+    }
+
+    @Test func aFolderWhereTheProgressFileBelongsIsTheSameErrorForEverySubcommand() async throws {
+        let book = try ExerciseBook()
+        try FileManager.default.createDirectory(
+            at: book.root.appendingPathComponent(".exercises-state.json"), withIntermediateDirectories: false)
+        for command in [["list"], ["hint", "1"], ["next"], ["reset", "1"]] {
+            let output = try await book.run(command, buildPath: command[0] == "reset")
+            #expect(output.status == 2, "\(command)")
+            #expect(
+                output.stderr
+                    == "error: .exercises-state.json: a folder stands where the progress file belongs; move it "
+                    + "away or delete it\n", "\(command)")
+        }
+    }
+
     @Test func anUnknownExerciseIsBadInput() async throws {
         let book = try ExerciseBook()
         let output = try await book.run(["check", "9"])

@@ -39,6 +39,44 @@ struct TangleCommandTests {
         #expect(check.stdout == "tangle: 1 files in sync with the book\n")
     }
 
+    struct HostileCase: CustomTestStringConvertible, Sendable {
+        var id: String
+        var chapter: String
+        var error: String
+        var testDescription: String { id }
+    }
+
+    static let hostile: [HostileCase] = [
+        HostileCase(
+            id: "20,000 levels of nesting", chapter: HostileBooks.deepNesting(levels: 20_000),
+            error:
+                "chapters/01-hostile.md:4004:1: error: chunk nesting deeper than 1,000: c0 → c1 → … → c1000"),
+        HostileCase(
+            id: "a fan-out to 2^40 lines", chapter: HostileBooks.fanOut(levels: 41),
+            error: "chapters/01-hostile.md:6:1: error: ⟨c0⟩ would expand to more than 50,000 lines "
+                + "(the limit for one generated file)"),
+    ]
+
+    /// Both once crashed the process (a stack overflow, then an allocation of gigabytes).
+    @Test(arguments: hostile)
+    func aChapterThatWouldExhaustTheTanglerIsAnErrorFromTangleAndBuild(_ testCase: HostileCase) async throws {
+        let folder = try TemporaryFolder()
+        try folder.write("chapters/01-hostile.md", testCase.chapter)
+        let tangle = try await CommandRunner.run("workbook", ["tangle", "--book", folder.url.path])
+        #expect(tangle.status == 1)
+        #expect(tangle.stdout == "")
+        #expect(tangle.stderr == testCase.error + "\n")
+        #expect(!FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("Sources").path))
+        let build = try await CommandRunner.run("workbook", ["build", "--book", folder.url.path])
+        #expect(build.status == 1)
+        #expect(build.stderr == testCase.error + "\n")
+        #expect(build.stdout.hasSuffix("1 error\n"), "\(build.stdout)")
+        #expect(
+            FileManager.default.fileExists(
+                atPath: folder.url.appendingPathComponent("build/site/chapters/01-hostile.html").path),
+            "the rest of the site is still written")
+    }
+
     @Test func checkPrintsADiffAndFailsWhenTheBookChanged() async throws {
         let folder = try TemporaryFolder()
         try folder.write("chapters/01-demo.md", Self.chapter)

@@ -51,7 +51,7 @@ def main():
     out = pathlib.Path(sys.argv[1])
     shutil.rmtree(out, ignore_errors=True)
     seeds = {name: set() for name in
-             ["info-string", "strict-json", "aasa", "assetlinks", "android-manifest", "referrer", "http-request"]}
+             ["info-string", "chunk-expansion", "strict-json", "aasa", "assetlinks", "android-manifest", "referrer", "http-request"]}
     json_bodies = []
     for chapter in sorted((ROOT / "chapters").glob("*.md")):
         text = chapter.read_text(encoding="utf-8")
@@ -86,11 +86,18 @@ def main():
                         f"Content-Type: application/json\r\nContent-Length: {len(body.encode())}\r\n\r\n")
                 seeds["http-request"].add(head + body)
     seeds["http-request"].add("POST /api/v1/echo HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: gzip, chunked\r\n\r\n")
+    # Chunk books (see targets/chunk-expansion.swift): a chain, a fan-out, a cycle, a canImport block.
+    seeds["chunk-expansion"] |= {
+        bytes([8, 0x40, 0x00, 0x41, 0x01, 0x42, 0x02, 0x80 | 5]),
+        bytes([4, 0x40, 0x40, 0x00, 0x41, 0x41, 0x01, 0x42, 0x42, 0x02, 0x80 | 7]),
+        bytes([3, 0x40, 0x00, 0x40, 0x80 | 1]),
+        bytes([2, 0xC1, 0x80 | 2, 0x40, 0xC2, 0xC3]),
+    }
     for name, inputs in seeds.items():
         folder = out / name
         folder.mkdir(parents=True, exist_ok=True)
         for text in inputs:
-            data = text.encode("utf-8")[:MAX_SEED]
+            data = (text if isinstance(text, bytes) else text.encode("utf-8"))[:MAX_SEED]
             (folder / hashlib.sha1(data).hexdigest()).write_bytes(data)
         print(f"seeds: {name}: {len(inputs)}", file=sys.stderr)
 

@@ -11,6 +11,7 @@
 
 struct MHD_Connection;
 struct MHD_Daemon;
+struct MHD_Response;
 
 /// Called for every step of a request (headers, each body piece, final call); `version` is
 /// the request line's, such as "HTTP/1.1". Return 1 to keep the connection, 0 to close it.
@@ -38,6 +39,7 @@ typedef struct wb_mhd_config {
     unsigned int per_ip_connection_limit;
     unsigned int connection_timeout_seconds;
     unsigned int thread_pool_size;
+    size_t connection_memory_limit;        // bytes per connection; 0 keeps libmicrohttpd's 32 KiB
     const char *tls_certificate_pem;       // NULL for plain HTTP
     const char *tls_private_key_pem;       // NULL for plain HTTP
 } wb_mhd_config;
@@ -65,6 +67,9 @@ void wb_mhd_stop(wb_mhd_server *server);
 /// Writes the client's numeric address into `buffer`; returns 0 on success.
 int wb_mhd_client_address(struct MHD_Connection *connection, char *buffer, size_t size);
 
+/// The response to a HEAD of a streamed resource: the headers the caller adds, no length and
+/// no body, and the connection closed after it.
+struct MHD_Response *wb_mhd_create_head_of_stream_response(void);
 /// 1 when this libmicrohttpd build supports TLS.
 int wb_mhd_tls_supported(void);
 

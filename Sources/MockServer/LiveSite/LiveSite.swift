@@ -137,14 +137,22 @@ public final class LiveSite: @unchecked Sendable {
         stream.onClose { [weak self] in self?.forget(stream) }
         // retry: how soon a browser reconnects after the server went away (milliseconds).
         stream.send("retry: 1000\n\n" + Self.eventText(event: "status", data: Self.json(admittedStatus)))
-        return HTTPResponse(
-            status: .ok,
-            headers: [
-                "Content-Type": "text/event-stream; charset=utf-8", "Cache-Control": "no-store",
-                "X-Accel-Buffering": "no",
-            ],
-            stream: stream)
+        return HTTPResponse(status: .ok, headers: Self.streamHeaders, stream: stream)
     }
+
+    /// What `HEAD /_workbook/events` answers: the stream's headers, with a stream that is already
+    /// finished and never counted, so that a HEAD pushes no page's stream out. The HTTP server
+    /// sends no body for it.
+    public func streamHead() -> HTTPResponse {
+        let stream = HTTPStream()
+        stream.finish()
+        return HTTPResponse(status: .ok, headers: Self.streamHeaders, stream: stream)
+    }
+
+    static let streamHeaders: HTTPHeaders = [
+        "Content-Type": "text/event-stream; charset=utf-8", "Cache-Control": "no-store",
+        "X-Accel-Buffering": "no",
+    ]
 
     /// A comment line every page ignores; it keeps proxies from closing an idle stream and lets
     /// the server notice pages that went away.

@@ -43,7 +43,7 @@ public struct LiveSiteResponder: HTTPResponder {
             guard isRead else {
                 return HTTPError.methodNotAllowed(request.method, allowed: [.get, .head]).response
             }
-            return await live(request.path)
+            return await live(request.path, method: request.method)
         default:
             break
         }
@@ -55,10 +55,10 @@ public struct LiveSiteResponder: HTTPResponder {
         return StaticSite.response(for: request, root: folder)
     }
 
-    private func live(_ path: String) async -> HTTPResponse {
+    private func live(_ path: String, method: HTTPMethod) async -> HTTPResponse {
         switch path {
         case Self.eventsPath:
-            return site.openStream()
+            return method == .head ? site.streamHead() : site.openStream()
         case Self.statusPath:
             var status = site.status
             status.deferredRecordsEvicted = await deferredRecordsEvicted()

@@ -71,7 +71,7 @@ let buildCommand = Command(
     }
     console.print(
         "build: \(report.pages.count) pages, \(report.fileCount) files in \(displayPath(output, root: root)), "
-            + "\(errors) errors")
+            + "\(errors) error\(errors == 1 ? "" : "s")")
     return errors == 0 ? .success : .failure
 }
 

@@ -8,7 +8,7 @@ import Serve
 
 /// `workbook serve [--host ADDRESS] [--port PORT] [--config FILE] [--data-dir DIR] [--reset]
 /// [--tls-cert FILE --tls-key FILE] [--test-clock] [--seed N] [--book DIR] [--no-site] [--reference]
-/// [--request-head-timeout SECONDS] [--max-connections-per-address N]`
+/// [--request-head-timeout SECONDS] [--request-body-timeout SECONDS] [--max-connections-per-address N]`
 let serveCommand = Command(
     CommandSpec(
         name: "serve",
@@ -62,10 +62,14 @@ let serveCommand = Command(
 
             Slow clients: a connection must deliver each request head within
             --request-head-timeout seconds (10 by default) of its start or of its previous
-            request's end, however slowly it trickles bytes; it is closed otherwise. One client
-            address may hold at most --max-connections-per-address connections at once (64 by
-            default; a load test from 127.0.0.1 with more connections must raise it); more are
-            closed as they arrive.
+            request's end, however slowly it trickles bytes; it is closed otherwise. A request
+            body must arrive within --request-body-timeout seconds (30 by default) of its head,
+            plus 1 s for every 16 KiB it announces: a late body is answered 408 request_timeout
+            and its connection closed. One client address may hold at most
+            --max-connections-per-address connections at once (64 by default; a load test from
+            127.0.0.1 with more connections must raise it); more are closed as they arrive. A
+            request target (path and query) over 8 KiB is answered 414 uri_too_long, header
+            fields over 32 KiB 431 header_fields_too_large.
 
             Exit status: 0 after a graceful stop, 1 when the server cannot start (the port is
             taken, the data folder cannot be written), 2 for an unusable configuration.
@@ -99,6 +103,9 @@ let serveCommand = Command(
             OptionSpec(
                 "request-head-timeout", value: "SECONDS",
                 help: "Close a connection whose request head takes longer (default: 10)."),
+            OptionSpec(
+                "request-body-timeout", value: "SECONDS",
+                help: "Answer 408 to a body slower than this plus 1 s per 16 KiB (default: 30)."),
             OptionSpec(
                 "max-connections-per-address", value: "N",
                 help: "Connections one client address may hold at once (default: 64)."),

@@ -26,7 +26,8 @@ extension ExercisesCommands {
             console.print("\(exercise.numberText) has no hints; its README explains the task.")
             return .success
         }
-        let shown = min((progress.hintsShown[exercise.id] ?? 0) + 1, hints.count)
+        // The count was read within 0...hints.count; past the last hint, the last one again.
+        let shown = min(max(0, progress.hintsShown[exercise.id] ?? 0), hints.count - 1) + 1
         progress.hintsShown[exercise.id] = shown
         try session.save(progress)
         console.print("Hint \(shown) of \(hints.count) for \(exercise.numberText) \(exercise.title):")

@@ -18,16 +18,10 @@ extension ExercisesCommands {
         let session = try ExerciseSession.open(arguments, console: console)
         var progress = try session.loadProgress()
         let exercise = try session.exercise(arguments[0], progress: progress)
-        let fileManager = FileManager.default
-        if fileManager.fileExists(atPath: exercise.work.path) {
-            let stamp = ISO8601DateFormatter().string(from: Date()).replacingOccurrences(of: ":", with: "")
-            let backups = session.buildRoot.appendingPathComponent("previous-work")
-            try fileManager.createDirectory(at: backups, withIntermediateDirectories: true)
-            let backup = backups.appendingPathComponent("\(exercise.id)-\(stamp)")
-            try fileManager.moveItem(at: exercise.work, to: backup)
+        if let backup = try session.setWorkAside(exercise) {
             console.print("moved your previous work to \(session.display(backup))/")
         }
-        try fileManager.copyItem(at: exercise.starter, to: exercise.work)
+        try FileManager.default.copyItem(at: exercise.starter, to: exercise.work)
         progress.done.removeAll { $0 == exercise.id }
         try session.save(progress)
         console.print("restored \(session.display(exercise.work))/ from Starter/")
