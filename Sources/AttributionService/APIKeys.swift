@@ -2,10 +2,10 @@
 // change the chapter and re-tangle.
 // Source: chapters/21-inside-the-attribution-service.md
 // Source: chapters/08-the-track-open-protocol.md
-// Body hash: fnv1a64-4daacc30244ddf1c
+// Body hash: fnv1a64-e34943b26a0d7a0c
 import Foundation
 
-#sourceLocation(file:"chapters/21-inside-the-attribution-service.md",line:1277)
+#sourceLocation(file:"chapters/21-inside-the-attribution-service.md",line:1293)
 /// The two keys of a workspace and the rule for who may call what.
 ///
 /// A **publishable** key (`li2_pk_…`) ships inside the app, so everyone can read it: it may
@@ -63,7 +63,7 @@ public struct APIKeys: Equatable, Sendable {
         }
     }
 
-    #sourceLocation(file:"chapters/21-inside-the-attribution-service.md",line:1314)
+    #sourceLocation(file:"chapters/21-inside-the-attribution-service.md",line:1330)
     /// Compares every byte whatever the first difference, so the time an answer takes does not
     /// tell an attacker how much of a guessed key was right.
     static func constantTimeEqual(_ lhs: String, _ rhs: String) -> Bool {

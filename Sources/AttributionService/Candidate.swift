@@ -2,11 +2,11 @@
 // change the chapter and re-tangle.
 // Source: chapters/21-inside-the-attribution-service.md
 // Source: chapters/08-the-track-open-protocol.md
-// Body hash: fnv1a64-15625a8149a3b8f4
+// Body hash: fnv1a64-d214b5c6197d11b6
 import DeepLinkCore
 import Foundation
 
-#sourceLocation(file:"chapters/21-inside-the-attribution-service.md",line:355)
+#sourceLocation(file:"chapters/21-inside-the-attribution-service.md",line:371)
 /// What a `track/open` request offers to match on, decided from the body alone, before any
 /// store is read.
 ///
@@ -62,7 +62,7 @@ public enum Candidate: Equatable, Sendable {
         return .immediate(domain: host, key: String(key))
     }
 }
-#sourceLocation(file:"chapters/21-inside-the-attribution-service.md",line:419)
+#sourceLocation(file:"chapters/21-inside-the-attribution-service.md",line:435)
 /// Reads the deep link the short-link redirect planted in the Play Store install referrer.
 ///
 /// The redirect sends the user to
@@ -94,7 +94,7 @@ public enum InstallReferrerDecoder {
         return nil
     }
 
-    #sourceLocation(file:"chapters/21-inside-the-attribution-service.md",line:438)
+    #sourceLocation(file:"chapters/21-inside-the-attribution-service.md",line:454)
     /// The referrer string the short-link redirect puts in the Play Store URL, before that
     /// URL's own encoding: `li2_dl=` and the link, percent-encoded.
     public static func referrer(for link: String) -> String {

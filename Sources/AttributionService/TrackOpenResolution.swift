@@ -2,10 +2,10 @@
 // change the chapter and re-tangle.
 // Source: chapters/21-inside-the-attribution-service.md
 // Source: chapters/08-the-track-open-protocol.md
-// Body hash: fnv1a64-6a3007efdba625f5
+// Body hash: fnv1a64-fa3e158b41a52dc1
 import Foundation
 
-#sourceLocation(file:"chapters/21-inside-the-attribution-service.md",line:1068)
+#sourceLocation(file:"chapters/21-inside-the-attribution-service.md",line:1084)
 extension AttributionService {
     /// Answers `POST /api/v1/track/open`.
     ///
@@ -81,7 +81,7 @@ extension AttributionService {
         }
     }
 
-    #sourceLocation(file:"chapters/21-inside-the-attribution-service.md",line:1124)
+    #sourceLocation(file:"chapters/21-inside-the-attribution-service.md",line:1140)
     /// An installed app opened by its link: a Universal Link on iOS, an App Link on Android,
     /// and a plain `immediate` when the caller's platform is unknown.
     static func immediateMethod(on platform: Platform) -> MatchMethod {
