@@ -248,7 +248,7 @@ let package = Package(
             name: "LiveSiteTests", dependencies: ["LiveSite", "Literate", "MockServer", "TestSupport"]),
         .testTarget(
             name: "SDKReferenceTests",
-            dependencies: ["SDKReference", "CommandLineKit", "MockServer", "TestSupport"]),
+            dependencies: ["SDKReference", "CommandLineKit", "Literate", "MockServer", "TestSupport"]),
         .testTarget(name: "ServeTests", dependencies: ["Serve", "CommandLineKit"]),
 
         // MARK: SDK test targets
@@ -273,7 +273,7 @@ let package = Package(
             dependencies: [
                 "workbook", "literate", "HTTPCore", "MicroHTTPDServer", "Literate", "CommandLineKit",
                 "DeepLinkCore",
-                "MockServer", "Doctor", "SDKReference", "TestSupport",
+                "MockServer", "Doctor", "SDKReference", "TestSupport", "Weave",
             ],
             exclude: ["Fixtures"]
         ),

@@ -1,8 +1,8 @@
 import Foundation
 import Literate
 
-/// One exercise: a folder `exercises/NN-slug/` holding `README.md` (the task and its hints),
-/// `Starter/` (code that compiles and carries `// TODO` markers), `Solution/` (the reference
+/// One exercise: a folder `exercises/NN-slug/` holding `README.md` (the task), `HINTS.md` (its
+/// hints, kept apart so that reading the task gives none away), `Starter/` (code that compiles and carries `// TODO` markers), `Solution/` (the reference
 /// answer) and `Tests/` (Swift Testing tests that fail on the starter and pass on the solution).
 ///
 /// The learner edits `Work/`, a copy of the starter that git ignores. The Swift module is named
@@ -26,8 +26,11 @@ package struct Exercise: Equatable, Sendable {
     package var title: String
     /// The README's text, read once.
     var readmeText: String
+    /// `HINTS.md`'s text, read once; nil when the exercise has none.
+    var hintsText: String? = nil
 
     package var readme: URL { folder.appendingPathComponent("README.md") }
+    package var hintsFile: URL { folder.appendingPathComponent("HINTS.md") }
     package var starter: URL { folder.appendingPathComponent("Starter") }
     package var solution: URL { folder.appendingPathComponent("Solution") }
     var tests: URL { folder.appendingPathComponent("Tests") }
@@ -51,8 +54,12 @@ package struct Exercise: Equatable, Sendable {
         return name
     }
 
-    /// The hints of the README, in order (folded `<details>` blocks, see ``ExerciseReadme/hints(in:)``).
-    package var hints: [String] { ExerciseReadme.hints(in: readmeText) }
+    /// The hints of `HINTS.md`, in order (folded `<details>` blocks, see ``ExerciseReadme/hints(in:)``).
+    package var hints: [String] { ExerciseReadme.hints(in: hintsText ?? "") }
+
+    /// Hints written in the README itself, where any reader of the task sees them: `verify`
+    /// reports them.
+    var hintsInReadme: Int { ExerciseReadme.hints(in: readmeText).count }
 
     /// The text of the README's `## The task` section, for `next`.
     package var task: String? { ExerciseReadme.section(named: "The task", in: readmeText) }
@@ -89,10 +96,14 @@ package struct ExerciseCatalog: Sendable {
                 atPath: exerciseFolder.appendingPathComponent("README.md").path)
         else { return nil }
         let text = String(decoding: data, as: UTF8.self)
+        let hints = FileManager.default.contents(
+            atPath: exerciseFolder.appendingPathComponent("HINTS.md").path
+        )
+        .map { String(decoding: $0, as: UTF8.self) }
         let slug = String(name.dropFirst(digits.count + 1))
         return Exercise(
             id: name, number: number, slug: slug, folder: exerciseFolder,
-            title: ExerciseReadme.title(in: text) ?? slug, readmeText: text)
+            title: ExerciseReadme.title(in: text) ?? slug, readmeText: text, hintsText: hints)
     }
 
     /// Finds an exercise by number (`1`, `01`), folder name (`01-parse-a-scheme-link`) or slug.
@@ -213,6 +224,8 @@ package enum ExerciseError: Error, Equatable, CustomStringConvertible {
     case unwritableProgress(String, detail: String)
     case noSwift
     case missingFolder(String)
+    /// A folder to grade that holds no exercise folder at all: most likely the wrong folder.
+    case noExerciseFolders(String)
 
     package var description: String {
         switch self {
@@ -231,6 +244,8 @@ package enum ExerciseError: Error, Equatable, CustomStringConvertible {
             return "swift not found on PATH: the exercises are built with the Swift toolchain"
         case .missingFolder(let path):
             return "no folder at \(path)"
+        case .noExerciseFolders(let path):
+            return "\(path) holds no exercise folder (NN-slug/, or exercises/NN-slug/): nothing to grade"
         }
     }
 }

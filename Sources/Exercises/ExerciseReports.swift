@@ -24,8 +24,8 @@ package struct VerifyRow: Sendable {
     /// A starter must fail at least one test, or the exercise can be passed by doing nothing.
     var starterFails: Bool { starter.testRun.map { !$0.failed.isEmpty || !$0.finished } ?? false }
     var solutionPasses: Bool { solution.allPassed }
-    /// Two or three progressive hints.
-    var hasHints: Bool { hintCount >= 2 }
+    /// Two or three progressive hints, in `HINTS.md`, and none in the README where the task is.
+    var hasHints: Bool { hintCount >= 2 && exercise.hintsInReadme == 0 }
     var hasTodos: Bool { todoCount > 0 }
     /// Every test names the chapter section that explains its rule.
     var hasReadings: Bool { readingProblems.isEmpty }
@@ -56,9 +56,14 @@ package struct VerifyRow: Sendable {
             if run.failed.count > 3 { problems.append("… and \(run.failed.count - 3) more failing tests") }
             if !run.finished, run.failed.isEmpty { problems.append("the solution's test run did not finish") }
         }
-        if !hasHints {
+        if hintCount < 2 {
             problems.append(
-                "README.md has \(hintCount) hint\(hintCount == 1 ? "" : "s"); it needs two or three")
+                "HINTS.md has \(hintCount) hint\(hintCount == 1 ? "" : "s"); it needs two or three")
+        }
+        if exercise.hintsInReadme > 0 {
+            problems.append(
+                "README.md shows \(exercise.hintsInReadme) hint\(exercise.hintsInReadme == 1 ? "" : "s") beside "
+                    + "the task: move them to HINTS.md, where reading the task does not give them away")
         }
         problems += readingProblems
         if !hasTodos {

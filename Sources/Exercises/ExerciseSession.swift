@@ -60,6 +60,71 @@ package struct ExerciseSession {
         return current
     }
 
+    /// What `show` prints, and `next` after it: the exercise, where to work, how to check, and
+    /// the task without its hints.
+    package func overview(_ exercise: Exercise, progress: ExerciseProgress) -> [String] {
+        let done = catalog.exercises.filter(progress.isDone).count
+        let hints = exercise.hints.count
+        let shown = min(progress.hintsShown[exercise.id] ?? 0, hints)
+        var lines = [
+            "\(exercise.numberText) \(exercise.title) (\(done) of \(catalog.exercises.count) done)",
+            "  edit:  \(display(exercise.work))/",
+            "  check: workbook exercises check \(exercise.number)   (or: workbook exercises watch)",
+        ]
+        if hints > 0 {
+            lines.append("  hints: workbook exercises hint \(exercise.number)   (\(shown) of \(hints) shown)")
+        }
+        let origin = SiteProbe.origin(bookRoot: root)
+        lines += ["", ExerciseTask.text(of: exercise, sections: BookSections(root: root), origin: origin)]
+        return lines
+    }
+
+    /// Grades one learner's folder (the layout of `exercises/`, or a repository holding one):
+    /// each attempted `Work/` folder built against this book's tests. Throws for a folder that
+    /// is not there.
+    package func grade(_ folder: URL, testTimeout: TimeInterval) throws -> GradeReport {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory),
+            isDirectory.boolValue
+        else { throw CommandError.badInput(ExerciseError.missingFolder(folder.path).description) }
+        let learner = Self.exercisesFolder(of: folder)
+        guard
+            catalog.exercises.contains(where: {
+                FileManager.default.fileExists(atPath: learner.appendingPathComponent($0.id).path)
+            })
+        else { throw CommandError.badInput(ExerciseError.noExerciseFolders(folder.path).description) }
+        let members = catalog.exercises.compactMap { exercise -> PackageMember? in
+            let work = learner.appendingPathComponent("\(exercise.id)/Work")
+            guard !GeneratedPackage.swiftFiles(in: work).isEmpty else { return nil }
+            return PackageMember(exercise: exercise, sources: work, copied: true)
+        }
+        let outcomes =
+            members.isEmpty ? [:] : try builder(package: "grade", testTimeout: testTimeout).run(members)
+        return GradeReport(
+            learnerFolder: learner.path, generatedAt: Date(), catalog: catalog, outcomes: outcomes)
+    }
+
+    /// A learner's repository holds `exercises/`: that is the folder graded.
+    package static func exercisesFolder(of folder: URL) -> URL {
+        let nested = folder.appendingPathComponent("exercises")
+        return FileManager.default.fileExists(atPath: nested.path) ? nested : folder
+    }
+
+    /// The hints a learner revealed, from the progress file at their repository's root (the
+    /// folder given, or the one above its `exercises/`): nil without one, or why it is unreadable.
+    package func hintsShown(by folder: URL) -> (hints: [String: Int]?, problem: String?) {
+        let root =
+            Self.exercisesFolder(of: folder).lastPathComponent == "exercises"
+            ? Self.exercisesFolder(of: folder).deletingLastPathComponent() : folder
+        let file = ProgressFile(root: root)
+        guard FileManager.default.fileExists(atPath: file.url.path) else { return (nil, nil) }
+        do {
+            return (try file.read(catalog: catalog).0.hintsShown, nil)
+        } catch {
+            return (nil, error.description)
+        }
+    }
+
     /// A repository-relative path for messages.
     package func display(_ url: URL) -> String { PathMapping.display(url, root: root) }
 
@@ -164,7 +229,10 @@ package struct ExerciseSession {
 
     /// Prints which tests fail and why; returns whether all passed.
     func printTestSummary(_ run: TestRun, exercise: Exercise, showAll: Bool = false) -> Bool {
-        for line in Self.testSummary(run, exercise: exercise, showAll: showAll) { console.print(line) }
+        let origin = run.failed.isEmpty ? nil : SiteProbe.origin(bookRoot: root)
+        for line in Self.testSummary(run, exercise: exercise, showAll: showAll, origin: origin) {
+            console.print(line)
+        }
         return run.finished && !run.results.isEmpty && run.failed.isEmpty
     }
 
@@ -176,7 +244,10 @@ package struct ExerciseSession {
 
     /// The lines of a check's summary: each failure with its issues (the first
     /// ``failuresShown``, or all with `showAll`), then the hint line.
-    static func testSummary(_ run: TestRun, exercise: Exercise, showAll: Bool) -> [String] {
+    /// `origin`, when a server answers there, prefixes the site pages the `read:` lines give.
+    static func testSummary(_ run: TestRun, exercise: Exercise, showAll: Bool, origin: String? = nil)
+        -> [String]
+    {
         let total = run.results.count
         let failed = run.failed
         if run.finished, total > 0, failed.isEmpty { return ["✔ all \(total) tests pass"] }
@@ -216,7 +287,7 @@ package struct ExerciseSession {
                 lines.append("    \(place)\(issue.message)")
                 lines += issue.details.map { "    → \($0)" }
             }
-            lines += readings.links(for: result).map { "    read: \($0)" }
+            lines += readings.links(for: result).map { "    read: \($0.text(origin: origin))" }
         }
         if failed.count > shown {
             lines += [

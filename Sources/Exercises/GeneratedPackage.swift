@@ -5,9 +5,13 @@ import Foundation
 package struct PackageMember: Sendable {
     var exercise: Exercise
     var sources: URL
+    /// Copy `sources` into the package instead of linking it. Grading needs it: SwiftPM does not
+    /// notice that a link at the same place now points at another folder, so every learner
+    /// graded after the first would be graded on the first one's build.
+    var copied: Bool
 
-    package init(exercise: Exercise, sources: URL) {
-        (self.exercise, self.sources) = (exercise, sources)
+    package init(exercise: Exercise, sources: URL, copied: Bool = false) {
+        (self.exercise, self.sources, self.copied) = (exercise, sources, copied)
     }
 
     /// Whether the exercise needs the book's `DeepLinkCore`: its tests or its code import it.
@@ -26,7 +30,8 @@ package struct PackageMember: Sendable {
 /// Each variant gets its own package (the learner's work, the starters, the solutions, a graded
 /// folder), so that an unfinished exercise never breaks another's build: SwiftPM builds every
 /// target of a package, whatever `--filter` says. Targets are symbolic links to the real
-/// folders, so nothing is copied and an edit is seen at once; `DeepLinkCore` and the SDK,
+/// folders, so nothing is copied and an edit is seen at once (a graded learner's folders are the
+/// exception: see ``PackageMember/copied``); `DeepLinkCore` and the SDK,
 /// `Li2SDK` (which depends on `DeepLinkCore`), are linked from the repository's `Sources/` for
 /// the exercises that import them. A package and its build folder persist, so a second run only
 /// compiles what changed.
@@ -71,16 +76,21 @@ package struct GeneratedPackage: Sendable {
             coreSources == nil || sdkSources == nil ? [] : Set(members.filter(\.usesSDK).map(\.exercise.id))
         let coreUsers = coreSources == nil ? [] : Set(members.filter(\.usesCore).map(\.exercise.id))
         var sourceLinks: [String: URL] = [:]
+        var sourceCopies: [String: URL] = [:]
         var testLinks: [String: URL] = [:]
         for member in members {
-            sourceLinks[member.exercise.moduleName] = member.sources
+            if member.copied {
+                sourceCopies[member.exercise.moduleName] = member.sources
+            } else {
+                sourceLinks[member.exercise.moduleName] = member.sources
+            }
             testLinks[member.exercise.testModuleName] = member.exercise.tests
         }
         if !coreUsers.isEmpty || !sdkUsers.isEmpty, let coreSources {
             sourceLinks["DeepLinkCore"] = coreSources
         }
         if !sdkUsers.isEmpty, let sdkSources { sourceLinks["Li2SDK"] = sdkSources }
-        try Self.sync(sources, links: sourceLinks)
+        try Self.sync(sources, links: sourceLinks, copies: sourceCopies)
         try Self.sync(tests, links: testLinks)
         let manifest = Self.manifest(members, coreUsers: coreUsers, sdkUsers: sdkUsers)
         let manifestURL = directory.appendingPathComponent("Package.swift")
@@ -127,12 +137,17 @@ package struct GeneratedPackage: Sendable {
         return lines.joined(separator: "\n")
     }
 
-    /// Makes `folder` hold exactly `links` (name to destination), touching only what differs.
-    static func sync(_ folder: URL, links: [String: URL]) throws {
+    /// Makes `folder` hold exactly `links` (name to destination), touching only what differs,
+    /// and fresh copies of `copies` (name to folder).
+    static func sync(_ folder: URL, links: [String: URL], copies: [String: URL] = [:]) throws {
         let fileManager = FileManager.default
         for name in (try? fileManager.contentsOfDirectory(atPath: folder.path)) ?? [] where links[name] == nil
         {
             try fileManager.removeItem(at: folder.appendingPathComponent(name))
+        }
+        for (name, source) in copies {
+            try fileManager.copyItem(
+                at: source.resolvingSymlinksInPath(), to: folder.appendingPathComponent(name))
         }
         for (name, destination) in links {
             let link = folder.appendingPathComponent(name)

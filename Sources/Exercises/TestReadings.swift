@@ -11,9 +11,23 @@ import Weave
 /// func theFirstMatchingRuleDecides(_ testCase: DecisionCase) { … }
 /// ```
 ///
+/// A case of a table-driven test names its own rule's section in its `source:`
+/// (`source: "this book: chapter 02, Patterns"`): when such a case fails, that section is the
+/// link, since the function's `Read:` lines cover every case at once. A case whose source is an
+/// RFC or a platform page falls back to its function's lines.
+///
 /// A failing check prints the links under each failure, and `exercises verify` reports a test
-/// without one, or a link to a chapter or section that does not exist.
+/// without one, a link to a chapter or section that does not exist, and a case whose
+/// cross-reference names no section.
 package struct TestReadings: Sendable {
+    /// One case of a test table: its id, what its `source:` says, and where it is written.
+    struct CaseSource: Equatable, Sendable {
+        var id: String
+        var source: String
+        var file: String
+        var line: Int
+    }
+
     /// One `@Test` function and the sections it names.
     package struct Entry: Equatable, Sendable {
         /// The test file, relative to the book (`exercises/06-…/Tests/ComponentTests.swift`).
@@ -25,21 +39,79 @@ package struct TestReadings: Sendable {
     }
 
     var entries: [Entry]
+    var cases: [CaseSource]
+    let sections: BookSections
 
     /// Reads every Swift file of an exercise's `Tests/` folder.
-    package init(exercise: Exercise, bookRoot: URL) {
+    package init(exercise: Exercise, bookRoot: URL, sections: BookSections? = nil) {
         var entries: [Entry] = []
+        var cases: [CaseSource] = []
         let rootPath = bookRoot.standardizedFileURL.path + "/"
         for file in GeneratedPackage.swiftFiles(in: exercise.tests) {
             guard let data = FileManager.default.contents(atPath: file.path) else { continue }
             var path = file.standardizedFileURL.path
             if path.hasPrefix(rootPath) { path.removeFirst(rootPath.count) }
-            entries += Self.entries(in: String(decoding: data, as: UTF8.self), file: path)
+            let text = String(decoding: data, as: UTF8.self)
+            entries += Self.entries(in: text, file: path)
+            cases += Self.caseSources(in: text, file: path)
         }
         self.entries = entries
+        self.cases = cases
+        self.sections = sections ?? BookSections(root: bookRoot)
     }
 
-    init(entries: [Entry]) { self.entries = entries }
+    init(entries: [Entry], cases: [CaseSource] = [], sections: BookSections) {
+        (self.entries, self.cases, self.sections) = (entries, cases, sections)
+    }
+
+    /// Each `id:` argument of a file, with the `source:` argument that follows it before the next `id:`.
+    static func caseSources(in text: String, file: String) -> [CaseSource] {
+        var found: [CaseSource] = []
+        var pending: (id: String, line: Int)?
+        for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            var rest = Substring(line)
+            while let (label, range) = firstLabel(in: rest),
+                let end = rest[range.upperBound...].firstIndex(of: "\"")
+            {
+                let value = String(rest[range.upperBound..<end])
+                if label == "id" {
+                    pending = (value, index + 1)
+                } else if let current = pending {
+                    found.append(CaseSource(id: current.id, source: value, file: file, line: current.line))
+                    pending = nil
+                }
+                rest = rest[rest.index(after: end)...]
+            }
+        }
+        return found
+    }
+
+    /// The first `id: "` or `source: "` argument label on a line (not the end of a longer name).
+    private static func firstLabel(in text: Substring) -> (String, Range<Substring.Index>)? {
+        var best: (String, Range<Substring.Index>)?
+        for label in ["id", "source"] {
+            var searchFrom = text.startIndex
+            while let range = text[searchFrom...].range(of: label + #": ""#) {
+                let isWhole =
+                    range.lowerBound == text.startIndex
+                    || !text[text.index(before: range.lowerBound)].isLetter
+                if isWhole {
+                    if best.map({ range.lowerBound < $0.1.lowerBound }) ?? true { best = (label, range) }
+                    break
+                }
+                searchFrom = range.upperBound
+            }
+        }
+        return best
+    }
+
+    /// The case a failed result is, by the id its description starts with.
+    func caseSource(for testCase: String) -> CaseSource? {
+        cases.filter {
+            testCase == $0.id || testCase.hasPrefix($0.id + ":") || testCase.hasPrefix($0.id + " ")
+        }
+        .max { $0.id.count < $1.id.count }
+    }
 
     /// The `@Test` functions of one file, with the `Read:` links of their doc comments.
     static func entries(in text: String, file: String) -> [Entry] {
@@ -88,9 +160,24 @@ package struct TestReadings: Sendable {
         return name.isEmpty ? nil : String(name)
     }
 
-    /// The sections a failed test names: found by where its first issue was recorded (the test
-    /// function around that line), else by its function name.
-    func links(for result: TestResult) -> [String] {
+    /// The sections a failed test names: its case's own section when its `source:` is a
+    /// cross-reference of the book; else its function's `Read:` lines, the function found by
+    /// where its first issue was recorded (the test function around that line), else by name.
+    func links(for result: TestResult) -> [SectionLink] {
+        if let testCase = result.testCase, let source = caseSource(for: testCase),
+            case .resolved(let link) = sections.crossReference(source.source)
+        {
+            return [link]
+        }
+        return functionLinks(for: result).map { reference in
+            if let link = sections.link(reference) { return link }
+            // A section that is not there (verify reports it): the page as written, without a line.
+            let parts = reference.split(separator: "#", maxSplits: 1).map(String.init)
+            return SectionLink(file: parts[0], anchor: parts.count > 1 ? parts[1] : nil, line: nil)
+        }
+    }
+
+    private func functionLinks(for result: TestResult) -> [String] {
         if let location = result.issues.lazy.compactMap(\.location).first,
             let colon = location.lastIndex(of: ":"), let line = Int(location[location.index(after: colon)...])
         {
@@ -129,6 +216,11 @@ package struct TestReadings: Sendable {
                     problems.append("\(place): '\(link)' names no section of \(parts[0])")
                 }
             }
+        }
+        for testCase in cases where sections.crossReference(testCase.source) == .unresolved {
+            problems.append(
+                "\(testCase.file):\(testCase.line): case '\(testCase.id)' cites '\(testCase.source)', "
+                    + "which names no section of the book")
         }
         return problems
     }

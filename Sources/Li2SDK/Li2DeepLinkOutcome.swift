@@ -2,11 +2,11 @@
 // change the chapter and re-tangle.
 // Source: chapters/18-inside-deferred-links.md
 // Source: chapters/05-deferred-deep-links.md
-// Body hash: fnv1a64-095f8de055ba78e4
+// Body hash: fnv1a64-a08d90829da2b6b2
 import Foundation
 
 // chunk: li2-deep-link-outcome
-#sourceLocation(file:"chapters/05-deferred-deep-links.md",line:184)
+#sourceLocation(file:"chapters/05-deferred-deep-links.md",line:188)
 /// What became of one link lookup. The app navigates; the SDK never does.
 ///
 /// ```swift
@@ -25,7 +25,7 @@ public enum Li2DeepLinkOutcome: Sendable {
     /// error when there was no answer at all.
     case failed(Error)
 }
-#sourceLocation(file:"chapters/18-inside-deferred-links.md",line:123)
+#sourceLocation(file:"chapters/18-inside-deferred-links.md",line:143)
 /// This book's addition, for tests: outcomes compare by value, and two failures are equal when
 /// `String(reflecting:)` prints their errors the same (type and payload).
 extension Li2DeepLinkOutcome: Equatable {
@@ -42,7 +42,7 @@ extension Li2DeepLinkOutcome: Equatable {
         }
     }
 }
-#sourceLocation(file:"chapters/18-inside-deferred-links.md",line:146)
+#sourceLocation(file:"chapters/18-inside-deferred-links.md",line:166)
 /// What can go wrong with an answer of `POST /track/open`.
 ///
 /// ```swift
@@ -77,6 +77,7 @@ public enum TrackOpenError: Error, LocalizedError, Equatable, Sendable {
 
 /// A matched link whose destination is not a URL: delivered as a failure, never dropped.
 public enum Li2Error: Error, LocalizedError, Equatable, Sendable {
+    /// The service matched a link whose `url` is not a URL; `raw` is that text, as it came.
     case unparsableDestination(raw: String)
 
     public var errorDescription: String? {

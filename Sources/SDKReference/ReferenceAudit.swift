@@ -24,6 +24,8 @@ package enum ReferenceAudit {
         var module: String
         var declarations: Int
         var undocumented: Int
+        /// Of the declarations, those only Apple platforms compile (read from the chapters).
+        var appleOnly = 0
     }
 
     /// The module's declarations without a doc comment, sorted by place, and the counts.
@@ -39,7 +41,8 @@ package enum ReferenceAudit {
         var seen = Set<String>()
         for data in graphs {
             let graph = try JSONDecoder().decode(SymbolGraph.self, from: data)
-            for symbol in graph.symbols {
+            // An extension block is where members are, not a declaration of its own.
+            for symbol in graph.symbols where symbol.kind.identifier != "swift.extension" {
                 guard let location = symbol.location, seen.insert(symbol.identifier.precise).inserted else {
                     continue
                 }
@@ -60,6 +63,18 @@ package enum ReferenceAudit {
         return (
             ModuleCount(module: module, declarations: declarations, undocumented: findings.count), findings
         )
+    }
+
+    /// The graphs' path components and identifiers: what the compiled module already lists.
+    static func identifiers(in graphs: [Data]) throws -> [[String]: String] {
+        var identifiers: [[String]: String] = [:]
+        for data in graphs {
+            for symbol in try JSONDecoder().decode(SymbolGraph.self, from: data).symbols
+            where symbol.kind.identifier != "swift.extension" {
+                identifiers[symbol.pathComponents] = symbol.identifier.precise
+            }
+        }
+        return identifiers
     }
 
     /// DocC's warnings and errors from its `--diagnostics-file`, at book paths. Its positions
@@ -100,6 +115,7 @@ package enum ReferenceAudit {
 private struct SymbolGraph: Decodable {
     struct Symbol: Decodable {
         struct Kind: Decodable {
+            var identifier: String
             var displayName: String
         }
         struct Identifier: Decodable {

@@ -37,6 +37,9 @@ package enum ReferenceBuilder {
         var modules = ["DeepLinkCore", "Li2SDK"]
         /// The target whose build compiles every module above.
         var buildTarget = "Li2SDK"
+        /// Each module's page text, as a DocC documentation extension (`# ``Li2SDK`` `), in
+        /// `FOLDER/MODULE.md`; by default `BOOK/reference`. A module without one gets DocC's page.
+        var moduleArticles: URL
         /// The path the site is served under (`--hosting-base-path`).
         var hostingBasePath = "reference"
         var landingPageName = "Deep Link Workbook"
@@ -47,6 +50,7 @@ package enum ReferenceBuilder {
             self.bookRoot = bookRoot
             self.outputFolder = outputFolder
             self.scratchFolder = scratchFolder ?? bookRoot.appendingPathComponent(".build/reference-build")
+            self.moduleArticles = bookRoot.appendingPathComponent("reference")
         }
     }
 
@@ -140,17 +144,30 @@ package enum ReferenceBuilder {
             extract += ["-module-cache-path", cache.path]
             if let sdk = target.sdkPath { extract += ["-sdk", sdk] }
             _ = try run("swift-symbolgraph-extract", tools.symbolGraphExtract, extract, timeout: 600)
-            let (count, findings) = try audit(module: module, graphs: graphs, bookRoot: root)
+            let (linuxGraphs, appleGraphs, appleProblems) = try addAppleOnlyGraphs(
+                module: module, graphs: graphs, settings: settings)
+            var (count, findings) = try audit(module: module, graphs: linuxGraphs, bookRoot: root)
+            if !appleGraphs.isEmpty {
+                let (apple, appleFindings) = try audit(module: module, graphs: appleGraphs, bookRoot: root)
+                count.declarations += apple.declarations
+                count.undocumented += apple.undocumented
+                count.appleOnly = apple.declarations
+                findings = (findings + appleFindings).sorted {
+                    ($0.location!, $0.message) < ($1.location!, $1.message)
+                }
+            }
             counts.append(count)
-            undocumented += findings
+            undocumented += appleProblems + findings
 
             settings.progress("docc convert (\(module))")
             try createFolder(work.appendingPathComponent("archives"))
             let archive = work.appendingPathComponent("archives/\(module).doccarchive")
             let diagnostics = work.appendingPathComponent("archives/\(module)-diagnostics.json")
-            var convert = [
-                "convert", "--additional-symbol-graph-dir", graphs.path, "--output-path", archive.path,
-            ]
+            var convert = ["convert"]
+            if let catalog = try catalog(module: module, settings: settings, work: work) {
+                convert.append(catalog.path)
+            }
+            convert += ["--additional-symbol-graph-dir", graphs.path, "--output-path", archive.path]
             convert += ["--fallback-display-name", module]
             convert += ["--fallback-bundle-identifier", "workbook.\(module.lowercased())"]
             convert += ["--transform-for-static-hosting", "--hosting-base-path", settings.hostingBasePath]
@@ -226,10 +243,11 @@ package enum ReferenceBuilder {
         throw .moduleMissing(module, folder: binPath)
     }
 
-    private static func audit(module: String, graphs: URL, bookRoot: URL) throws(Failure) -> (
-        ReferenceAudit.ModuleCount, [Diagnostic]
-    ) {
-        // The module's own graph and its extensions of other modules' types (`Li2SDK@Swift`).
+    /// The module's own graph and its extensions of other modules' types (`Li2SDK@Swift`), as the
+    /// compiler wrote them.
+    private static func compiledGraphs(module: String, graphs: URL) throws(Failure) -> [(
+        name: String, data: Data
+    )] {
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: graphs.path)) ?? []).filter {
             ($0 == "\(module).symbols.json" || $0.hasPrefix("\(module)@")) && $0.hasSuffix(".symbols.json")
         }.sorted()
@@ -237,17 +255,86 @@ package enum ReferenceBuilder {
             throw .unreadable(
                 graphs.appendingPathComponent("\(module).symbols.json").path, reason: "not written")
         }
-        var data: [Data] = []
+        var read: [(name: String, data: Data)] = []
         for name in names {
             guard
                 let contents = FileManager.default.contents(atPath: graphs.appendingPathComponent(name).path)
             else { throw .unreadable(graphs.appendingPathComponent(name).path, reason: "not readable") }
-            data.append(contents)
+            read.append((name, contents))
         }
+        return read
+    }
+
+    /// A documentation catalog holding the module's page text, when the book has one: DocC reads
+    /// a catalog folder, so the file is copied into one in the scratch folder.
+    private static func catalog(module: String, settings: Settings, work: URL) throws(Failure) -> URL? {
+        let article = settings.moduleArticles.appendingPathComponent("\(module).md")
+        guard FileManager.default.fileExists(atPath: article.path) else { return nil }
+        let catalog = work.appendingPathComponent("catalogs/\(module).docc")
+        try createFolder(catalog)
         do {
-            return try ReferenceAudit.undocumented(module: module, graphs: data, bookRoot: bookRoot)
+            try FileManager.default.copyItem(at: article, to: catalog.appendingPathComponent("\(module).md"))
+        } catch {
+            throw .cannotWrite(catalog.path, reason: SystemError.describe(error))
+        }
+        return catalog
+    }
+
+    /// Reads the module's Apple-only declarations from its tangled sources and writes their
+    /// graphs beside the compiler's (``AppleSymbolGraph``), so that DocC gives them pages too.
+    /// Returns the compiler's graphs, the new ones, and what could not be placed.
+    private static func addAppleOnlyGraphs(module: String, graphs: URL, settings: Settings) throws(Failure)
+        -> (
+            compiled: [Data], apple: [Data], problems: [Diagnostic]
+        )
+    {
+        let compiled = try compiledGraphs(module: module, graphs: graphs)
+        let known: [[String]: String]
+        do {
+            known = try ReferenceAudit.identifiers(in: compiled.map(\.data))
         } catch {
             throw .unreadable(graphs.path, reason: "\(error)")
+        }
+        let sources = settings.bookRoot.appendingPathComponent("Sources/\(module)")
+        var found = AppleOnlyDeclarations.Found()
+        let chapters = ChapterLines()
+        let files =
+            FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil)?.compactMap {
+                $0 as? URL
+            }.filter { $0.pathExtension == "swift" }.sorted { $0.path < $1.path } ?? []
+        for file in files {
+            guard let data = FileManager.default.contents(atPath: file.path) else {
+                throw .unreadable(file.path, reason: "not readable")
+            }
+            let text = String(decoding: data, as: UTF8.self)
+            guard AppleOnlyDeclarations.mayHaveAppleOnlyCode(text) else { continue }
+            let scanned = AppleOnlyDeclarations.scan(
+                text, file: displayPath(file, root: settings.bookRoot),
+                chapterLine: { chapters.line(place: $0, root: settings.bookRoot) })
+            found.declarations += scanned.declarations
+            found.conformances += scanned.conformances
+        }
+        let output = AppleSymbolGraph.make(module: module, found: found, known: known)
+        var apple: [Data] = []
+        for (name, data) in output.files.sorted(by: { $0.key < $1.key }) {
+            let file = graphs.appendingPathComponent(name)
+            do {
+                try data.write(to: file)
+            } catch {
+                throw .cannotWrite(file.path, reason: SystemError.describe(error))
+            }
+            apple.append(data)
+        }
+        return (compiled.map(\.data), apple, output.problems)
+    }
+
+    private static func audit(module: String, graphs: [Data], bookRoot: URL) throws(Failure) -> (
+        ReferenceAudit.ModuleCount, [Diagnostic]
+    ) {
+        do {
+            return try ReferenceAudit.undocumented(module: module, graphs: graphs, bookRoot: bookRoot)
+        } catch {
+            throw .unreadable(module, reason: "\(error)")
         }
     }
 
@@ -365,5 +452,21 @@ private struct TargetInfo {
         }
         let sdk = (info["paths"] as? [String: Any])?["sdkPath"] as? String
         return TargetInfo(triple: triple, sdkPath: sdk?.isEmpty == false ? sdk : nil)
+    }
+}
+
+/// The lines of the chapters a module's places point into, each file read once.
+private final class ChapterLines {
+    private var files: [String: [Substring]] = [:]
+
+    func line(place: SourceLocation, root: URL) -> String? {
+        if files[place.path] == nil {
+            let data =
+                FileManager.default.contents(atPath: root.appendingPathComponent(place.path).path) ?? Data()
+            files[place.path] = String(decoding: data, as: UTF8.self).split(
+                separator: "\n", omittingEmptySubsequences: false)
+        }
+        guard let lines = files[place.path], place.line >= 1, place.line <= lines.count else { return nil }
+        return String(lines[place.line - 1])
     }
 }

@@ -60,8 +60,10 @@ package enum ReferenceMessage {
         let perModule = counts.map { "\($0.module) \($0.undocumented) of \($0.declarations)" }
             .joined(separator: ", ")
         let megabytes = Double(bytes) / 1_000_000
+        let appleOnly = counts.map(\.appleOnly).reduce(0, +)
+        let appleNote = appleOnly == 0 ? "" : " (\(appleOnly) of them Apple-only, read from the chapters)"
         return [
-            "reference: \(declarations) public declarations, \(undocumented) without a doc comment "
+            "reference: \(declarations) public declarations\(appleNote), \(undocumented) without a doc comment "
                 + "(\(perModule)); \(doccWarnings) docc \(doccWarnings == 1 ? "warning" : "warnings")",
             "reference: \(files) files, \(String(format: "%.1f", megabytes)) MB in \(folder) in "
                 + "\(String(format: "%.1f", seconds)) s; served at /reference/documentation/li2sdk/ by ./wb serve",

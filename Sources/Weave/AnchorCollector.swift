@@ -19,6 +19,14 @@ public enum PageAnchors {
         let collector = AnchorCollector.collect(MarkdownParser.parse(text))
         return Set(collector.headings.map(\.id)).union(collector.htmlIDs)
     }
+
+    /// The headings of a page with the ids the site gives them, in document order.
+    public static func headings(ofMarkdown text: String) -> [HeadingAnchor] {
+        AnchorCollector.collect(MarkdownParser.parse(text)).headings
+    }
+
+    /// The site page of a chapter: `chapters/02-routing.md` gives `chapters/02-routing.html`.
+    public static func sitePage(ofChapter path: String) -> String { BookPages.chapterOutput(path) }
 }
 
 /// The pass that names a page's anchors: a slug for every heading, in document order, and the

@@ -109,8 +109,8 @@ enum BookPages {
         return out
     }
 
-    /// `exercises/NN-slug/README.md` for every exercise folder, with the solution appended when
-    /// asked for.
+    /// `exercises/NN-slug/README.md` for every exercise folder, its `HINTS.md` folded under a
+    /// `## Hints` heading (without its own title), and the solution appended when asked for.
     static func loadExercises(_ root: URL, solutions: Bool) -> [SitePage] {
         let folder = root.appendingPathComponent("exercises")
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
@@ -118,6 +118,24 @@ enum BookPages {
         for name in names.sorted() where !name.hasPrefix(".") {
             let readme = folder.appendingPathComponent("\(name)/README.md")
             guard var text = Theme.read(readme) else { continue }
+            var appendix: (source: String, fromLine: Int, firstLine: Int)?
+            if let hints = Theme.read(folder.appendingPathComponent("\(name)/HINTS.md")) {
+                // The hints file's own title and its first lines stay out: the page has a heading.
+                var lines = hints.split(separator: "\n", omittingEmptySubsequences: false)
+                var skipped = 0
+                if lines.first?.hasPrefix("# ") == true {
+                    lines.removeFirst()
+                    skipped = 1
+                }
+                if !text.hasSuffix("\n") { text += "\n" }
+                text += "\n## Hints\n\n"
+                appendix = (
+                    "exercises/\(name)/HINTS.md",
+                    text.split(separator: "\n", omittingEmptySubsequences: false).count,
+                    skipped + 1
+                )
+                text += lines.joined(separator: "\n")
+            }
             let solutionFolder = folder.appendingPathComponent("\(name)/Solution")
             if solutions, FileManager.default.fileExists(atPath: solutionFolder.path) {
                 if !text.hasSuffix("\n") { text += "\n" }
@@ -131,10 +149,11 @@ enum BookPages {
                     text += lines.joined(separator: "\n") + (lines.last == "" ? "" : "\n") + fence + "\n"
                 }
             }
-            pages.append(
-                SitePage(
-                    kind: .exercise, source: "exercises/\(name)/README.md", output: "exercises/\(name).html",
-                    markdown: text))
+            var page = SitePage(
+                kind: .exercise, source: "exercises/\(name)/README.md", output: "exercises/\(name).html",
+                markdown: text)
+            page.appendix = appendix
+            pages.append(page)
         }
         return pages
     }

@@ -46,7 +46,7 @@ struct SiteLinks: Sendable {
                 diagnostics.append(
                     Diagnostic(
                         .error, text: message.text,
-                        at: SourceLocation(path: page.source, line: link.line, column: link.column)))
+                        at: page.location(line: link.line, column: link.column)))
             }
         }
         return ResolvedLinks(source: page.source, targets: targets, diagnostics: diagnostics)

@@ -47,6 +47,18 @@ struct SitePage: Sendable {
     var foldsCode = false
     /// The estimated reading time of a chapter, in minutes (see ``ReadingTime``).
     var readingMinutes: Int?
+    /// A second file appended to the page's Markdown (an exercise's `HINTS.md`): from page line
+    /// `fromLine` on, page line `fromLine + k` is line `firstLine + k` of `source`.
+    var appendix: (source: String, fromLine: Int, firstLine: Int)?
+
+    /// Where a line of the page's Markdown comes from, for diagnostics.
+    func location(line: Int, column: Int) -> SourceLocation {
+        if let appendix, line >= appendix.fromLine {
+            return SourceLocation(
+                path: appendix.source, line: line - appendix.fromLine + appendix.firstLine, column: column)
+        }
+        return SourceLocation(path: source, line: line, column: column)
+    }
 
     init(kind: Kind, source: String, output: String, markdown: String, document: MarkdownNode? = nil) {
         self.kind = kind

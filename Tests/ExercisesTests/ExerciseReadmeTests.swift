@@ -82,11 +82,15 @@ struct ExerciseReadmeTests {
                     file: "exercises/06-x/Tests/T.swift", function: "named", line: 16,
                     links: ["chapters/02-r.md#routes"]),
             ])
-        let readings = TestReadings(entries: entries)
+        let readings = TestReadings(
+            entries: entries, sections: BookSections(root: URL(fileURLWithPath: "/nonexistent-book")))
         let failure = TestResult(
             module: "XTests", name: "A display name", testCase: nil, passed: false,
             issues: [TestIssue(location: "exercises/06-x/Tests/T.swift:16", message: "failed", details: [])])
-        #expect(readings.links(for: failure) == ["chapters/02-r.md#routes"], "found by the issue's line")
+        // A book without the chapter: the link is the page alone, without a line.
+        #expect(
+            readings.links(for: failure).map { $0.text(origin: nil) } == ["chapters/02-r.html#routes"],
+            "found by the issue's line")
         let crashed = TestResult(module: "XTests", name: "aPatternMatches", passed: false, issues: [])
         #expect(readings.links(for: crashed).count == 2, "found by the function's name")
     }

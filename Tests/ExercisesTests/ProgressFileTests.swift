@@ -9,7 +9,7 @@ import Testing
 /// and a symbolic link stays a link.
 struct ProgressFileTests {
     static let readme = """
-        # Add two numbers
+        # Hints: Add two numbers
 
         <details>
         <summary>Hint 1</summary>
@@ -32,7 +32,7 @@ struct ProgressFileTests {
             Exercise(
                 id: "01-add-two", number: 1, slug: "add-two",
                 folder: URL(fileURLWithPath: "/nonexistent/01-add-two"),
-                title: "Add two numbers", readmeText: readme)
+                title: "Add two numbers", readmeText: "# Add two numbers\n", hintsText: readme)
         ])
 
     struct BadCase: CustomTestStringConvertible, Sendable {

@@ -2,7 +2,7 @@
 // change the chapter and re-tangle.
 // Source: chapters/25-inside-the-testing-tools.md
 // Source: chapters/12-testing-deep-links.md
-// Body hash: fnv1a64-7aa629df2a729ca0
+// Body hash: fnv1a64-e59e0224d9718f8f
 import Foundation
 import Li2SDK
 import Testing
@@ -141,7 +141,7 @@ extension JourneyTests {
     }
 }
 // chunk: journey-android-install-referrer
-#sourceLocation(file:"chapters/12-testing-deep-links.md",line:145)
+#sourceLocation(file:"chapters/12-testing-deep-links.md",line:151)
 extension JourneyTests {
     @Test func aFirstLaunchOnAndroidFindsTheLinkInTheInstallReferrer() async throws {
         try await withMockServer { server in

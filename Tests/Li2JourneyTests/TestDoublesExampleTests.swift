@@ -2,7 +2,7 @@
 // change the chapter and re-tangle.
 // Source: chapters/25-inside-the-testing-tools.md
 // Source: chapters/12-testing-deep-links.md
-// Body hash: fnv1a64-39c0c1581e7ae8ac
+// Body hash: fnv1a64-f1ca282b4cec42d3
 import Foundation
 import Li2SDK
 import Testing
@@ -39,6 +39,7 @@ import Testing
     await resolver.settle()
 
     #expect(opened == [URL(string: "https://shop.example/products/42?ref=go")!])
+    #expect(runtime.clickIdStore.currentClickId == "Qm7pX2rT9wLs4NcV", "this runtime keeps the click")
     #expect(transport.requests.count == 1)
     #expect(clock.pendingSleeps == [], "nothing left waiting")
 }

@@ -18,7 +18,9 @@ final class ExerciseBook {
     func run(_ arguments: [String], buildPath: Bool = true) async throws -> CommandRunner.Output {
         var all = ["exercises"] + arguments + ["--book", root.path]
         if buildPath { all += ["--build-path", root.appendingPathComponent("build").path] }
-        return try await CommandRunner.run("workbook", all, in: root, environment: ["CI": "1"])
+        // No probe for a running server: the links a check prints would then depend on one.
+        return try await CommandRunner.run(
+            "workbook", all, in: root, environment: ["CI": "1", "WORKBOOK_SITE_PROBE": "off"])
     }
 
     func read(_ path: String) -> String? { folder.read(path) }
@@ -88,9 +90,13 @@ struct ExercisesCommandTests {
             output.stdout == """
                 created exercises/01-add-two/Work/ from Starter/: edit the files there
                 01 Add two numbers (0 of 4 done)
-                  read:  exercises/01-add-two/README.md
                   edit:  exercises/01-add-two/Work/
                   check: workbook exercises check 1   (or: workbook exercises watch)
+                  hints: workbook exercises hint 1   (0 of 2 shown)
+
+                A fixture exercise for the exercise commands. Practises Adding (chapters/01-numbers.html#adding, chapters/01-numbers.md:6).
+
+                ## The task
 
                 Write `add(_:_:)` so that it returns the sum of its two arguments.
 
@@ -99,6 +105,32 @@ struct ExercisesCommandTests {
             book.read("exercises/01-add-two/Work/Add.swift")
                 == book.read("exercises/01-add-two/Starter/Add.swift"))
         #expect(book.progress == #"{"current":"01-add-two","done":[],"hintsShown":{},"version":1}"# + "\n")
+    }
+
+    /// The task without its hints, for any exercise, and nothing written.
+    @Test func showPrintsTheTaskAndNoHint() async throws {
+        let book = try ExerciseBook()
+        try book.write(".exercises-state.json", #"{"hintsShown":{"02-say-hello":1},"version":1}"#)
+        let output = try await book.run(["show", "2"], buildPath: false)
+        #expect(output.status == 0)
+        #expect(
+            output.stdout == """
+                02 Say hello (0 of 4 done)
+                  edit:  exercises/02-say-hello/Work/
+                  check: workbook exercises check 2   (or: workbook exercises watch)
+                  hints: workbook exercises hint 2   (1 of 2 shown)
+
+                A second fixture exercise, to move on to.
+
+                ## The task
+
+                Write `greeting(for:)`: `Hello, NAME!`.
+
+                """)
+        #expect(!output.stdout.contains("Hint"))
+        #expect(
+            !FileManager.default.fileExists(
+                atPath: book.root.appendingPathComponent("exercises/02-say-hello/Work").path))
     }
 
     @Test func nextMovesOnOnceTheCurrentExerciseIsDoneAndSkipsOnRequest() async throws {
@@ -231,7 +263,7 @@ struct ExercisesCommandTests {
                 ✘ twoAndTwoMakeFour
                     exercises/01-add-two/Tests/AddTests.swift:8: Expectation failed: (add(2, 2) → 0) == 4
                     → add(2, 2) must be 4: return a + b
-                    read: chapters/01-numbers.md#adding
+                    read: chapters/01-numbers.html#adding  (chapters/01-numbers.md:6)
 
                 Stuck? 'workbook exercises hint 1' reveals the next of 2 hints.
 
@@ -255,7 +287,7 @@ struct ExercisesCommandTests {
                 check 01 Add two numbers (exercises/01-add-two/Work/)
                 ✔ all 2 tests pass
                 01 is done (1 of 4).
-                Next: 02 Say hello. Run 'workbook exercises next'.
+                Next: 02 Say hello. Run 'workbook exercises show 2' to read it.
 
                 """)
         #expect(
@@ -346,6 +378,65 @@ struct ExercisesCommandTests {
         #expect(markdown.contains("## 4. A solution that fails: does not compile"))
     }
 
+    /// Two learners whose folders share a name, and a folder that is not there: a class table with
+    /// a row each, and a report per learner.
+    @Test(.timeLimit(.minutes(10)))
+    func gradeOfSeveralLearnersWritesAClassTable() async throws {
+        let book = try ExerciseBook()
+        try book.write(
+            "class/morning/ada/exercises/01-add-two/Work/Add.swift",
+            book.read("exercises/01-add-two/Solution/Add.swift") ?? "")
+        try book.write(
+            "class/morning/ada/.exercises-state.json", #"{"hintsShown":{"01-add-two":1},"version":1}"#)
+        // Graded right after a passing learner, in the same generated package: the starter's
+        // failure must be this learner's, not the first one's build again.
+        try book.write(
+            "class/evening/ada/exercises/01-add-two/Work/Add.swift",
+            book.read("exercises/01-add-two/Starter/Add.swift") ?? "")
+        try book.write("class/mistake/notes.txt", "not an exercises folder\n")
+        let output = try await book.run([
+            "grade", "class/morning/ada", "class/evening/ada", "class/nobody", "class/mistake", "--out",
+            "report",
+        ])
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(
+            output.stdout == """
+                morning-ada: 1 of 4 exercises pass
+                evening-ada: 0 of 4 exercises pass
+                nobody: not graded: no folder at \(book.root.path)/class/nobody
+                mistake: not graded: \(book.root.path)/class/mistake holds no exercise folder (NN-slug/, or exercises/NN-slug/): nothing to grade
+
+                grade: 4 learners, 2 not graded
+                wrote report/class.md
+                wrote report/class.json
+                wrote report/class.csv
+
+                """)
+        #expect(
+            book.read("report/class.csv")
+                == "learner,01-add-two,02-say-hello,03-starter-passes,04-solution-fails,passed,hints,problem\r\n"
+                + "morning-ada,passed,not-attempted,not-attempted,not-attempted,1,1,\r\n"
+                + "evening-ada,failed:1,not-attempted,not-attempted,not-attempted,0,,\r\n"
+                + "nobody,,,,,,,no folder at \(book.root.path)/class/nobody\r\n"
+                // A field with a comma is quoted (RFC 4180).
+                + "mistake,,,,,,,\"\(book.root.path)/class/mistake holds no exercise folder (NN-slug/, or "
+                + "exercises/NN-slug/): nothing to grade\"\r\n")
+        let markdown = try #require(book.read("report/class.md"))
+        #expect(
+            markdown.contains("| [morning-ada](morning-ada/report.md) | passed | — | — | — | 1 of 4 | 1 |"))
+        #expect(
+            markdown.contains(
+                "| [evening-ada](evening-ada/report.md) | failed (1) | — | — | — | 0 of 4 | ? |"))
+        #expect(markdown.contains("| **Passed** | 1 of 2 | 0 of 2 | 0 of 2 | 0 of 2 | | |"))
+        #expect(book.read("report/morning-ada/report.json") != nil)
+        #expect(book.read("report/evening-ada/report.md") != nil)
+        let json = try #require(book.read("report/class.json"))
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        let learners = try #require(report["learners"] as? [[String: Any]])
+        #expect(
+            learners.map { $0["name"] as? String } == ["morning-ada", "evening-ada", "nobody", "mistake"])
+    }
+
     @Test(.timeLimit(.minutes(10)))
     func verifyCatchesAStarterThatPassesAndASolutionThatFails() async throws {
         let book = try ExerciseBook()
@@ -369,7 +460,7 @@ struct ExercisesCommandTests {
                 "04-solution-fails: the solution fails threeDoubledIsSix: Expectation failed: (double(3) → 5) == 6"
             ))
         #expect(
-            lines.contains("04-solution-fails: README.md has 1 hint; it needs two or three"))
+            lines.contains("04-solution-fails: HINTS.md has 1 hint; it needs two or three"))
         #expect(
             lines.contains(
                 "03-starter-passes: exercises/03-starter-passes/Tests/EvenTests.swift:6: test 'fourIsEven' has no "

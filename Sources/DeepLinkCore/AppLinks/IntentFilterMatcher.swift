@@ -2,10 +2,10 @@
 // change the chapter and re-tangle.
 // Source: chapters/17-inside-app-links.md
 // Source: chapters/04-app-links.md
-// Body hash: fnv1a64-7feaef205852c244
+// Body hash: fnv1a64-4c12c963893d89c6
 import Foundation
 
-#sourceLocation(file:"chapters/17-inside-app-links.md",line:1711)
+#sourceLocation(file:"chapters/17-inside-app-links.md",line:1832)
 /// A URL split the way `android.net.Uri` reports it to the intent resolver.
 ///
 /// The scheme keeps its case (Android compares schemes case-sensitively), the port is
@@ -18,16 +18,24 @@ import Foundation
 /// uri.schemeSpecificPart  // "//Example.com/a b"
 /// ```
 public struct AndroidURI: Equatable, Sendable {
+    /// The scheme, case kept; `nil` when the text has none.
     public var scheme: String?
+    /// The host, case kept (hosts match ignoring case); `nil` when the URL has none.
     public var host: String?
+    /// The port, only when the URL spells it out: `https://example.com/` has none.
     public var port: Int?
+    /// The decoded path; empty for an opaque URI such as `mailto:ann@example.com`, which has no
+    /// path for Android.
     public var path: String
     /// Between the scheme's `:` and the fragment's `#`, decoded.
     public var schemeSpecificPart: String
-    /// After `?` and after `#`, decoded; `nil` when the URL has none (`getQuery`, `getFragment`).
+    /// After `?`, decoded; `nil` when the URL has none or is opaque (`getQuery`).
     public var query: String?
+    /// After `#`, decoded; `nil` when the URL has none (`getFragment`).
     public var fragment: String?
 
+    /// Makes a URI from parts that are already split and decoded, as `android.net.Uri` reports
+    /// them.
     public init(
         scheme: String?, host: String?, port: Int? = nil, path: String, schemeSpecificPart: String = "",
         query: String? = nil, fragment: String? = nil
@@ -47,6 +55,8 @@ public struct AndroidURI: Equatable, Sendable {
         self.init(components)
     }
 
+    /// Splits `url`. A URL that Foundation cannot take apart gives an empty URI: no scheme, no
+    /// host, an empty path.
     public init(_ url: URL) {
         self.init(URLComponents(url: url, resolvingAgainstBaseURL: false) ?? URLComponents())
     }
@@ -99,8 +109,11 @@ public struct AndroidURI: Equatable, Sendable {
 /// // .accepted(.appLink)
 /// ```
 public enum IntentFilterMatcher {
+    /// `VIEW`: the action of the intent a tapped link becomes.
     public static let actionView = "android.intent.action.VIEW"
+    /// `DEFAULT`: `startActivity` delivers an implicit intent only to filters in this category.
     public static let categoryDefault = "android.intent.category.DEFAULT"
+    /// `BROWSABLE`: the category a browser adds to a link, so only filters in it can take one.
     public static let categoryBrowsable = "android.intent.category.BROWSABLE"
 
     /// What a tapped link becomes when a filter takes it.
@@ -118,8 +131,13 @@ public enum IntentFilterMatcher {
         case noSchemeDeclared
         /// The filter declares `mimeType`; a tapped link carries none.
         case mimeTypeDeclared([String])
+        /// The URL's scheme (`nil` when it has none) is not one of `declared`; case matters.
         case schemeNotDeclared(String?, declared: [String])
+        /// No declared authority matches the URL's `host` and `port` (`nil` when the URL has
+        /// none); `declared` are the authorities as `host:port`.
         case hostNotDeclared(host: String?, port: Int?, declared: [String])
+        /// The host matches, but none of the `declared` paths a device at that API level knows
+        /// matches the URL's decoded path; each is written as its attribute, `pathPrefix="/p/"`.
         case pathNotDeclared(String, declared: [String])
         /// The filter declares `ssp…` attributes and no host, and none matches.
         case schemeSpecificPartNotDeclared(String, declared: [String])
@@ -130,19 +148,25 @@ public enum IntentFilterMatcher {
 
     /// Why a filter does not take a link, checked in this order.
     public enum Rejection: Equatable, Sendable {
+        /// The filter has no `VIEW` action; `declared` are the actions it has.
         case noViewAction(declared: [String])
+        /// The link's data does not fit the filter.
         case data(DataMismatch)
+        /// No `DEFAULT` category, so `startActivity` never delivers a link to the filter.
         case noDefaultCategory
+        /// No `BROWSABLE` category, so a browser cannot open the link with the filter.
         case noBrowsableCategory
     }
 
     /// The answer for one filter and one link.
     public enum Verdict: Equatable, Sendable {
+        /// The filter takes the link, as an app link or a deep link.
         case accepted(LinkKind)
+        /// The filter does not take the link, for the first reason found.
         case rejected(Rejection)
     }
 }
-#sourceLocation(file:"chapters/17-inside-app-links.md",line:1858)
+#sourceLocation(file:"chapters/17-inside-app-links.md",line:2003)
 extension IntentFilterMatcher {
     /// The data test of AOSP `IntentFilter.matchData` for a link (an intent without a MIME
     /// type): `nil` when the data fits.
@@ -216,7 +240,7 @@ extension IntentFilterMatcher {
             == String(decoding: expected, as: UTF16.self).lowercased()
     }
 }
-#sourceLocation(file:"chapters/17-inside-app-links.md",line:1941)
+#sourceLocation(file:"chapters/17-inside-app-links.md",line:2086)
 extension PatternMatcher {
     /// Does the part of `uri` this matcher is about match (AOSP `UriRelativeFilter.matchData`)?
     /// A query matches when one of its parameters does: the query is split on `&`, or on `;`
@@ -243,21 +267,29 @@ extension PatternMatcher {
         return pieces
     }
 }
-#sourceLocation(file:"chapters/17-inside-app-links.md",line:1978)
+#sourceLocation(file:"chapters/17-inside-app-links.md",line:2123)
 extension IntentFilterMatcher {
     /// Something that keeps a filter from being verified as an app link.
     public enum AppLinkBlocker: Equatable, Sendable {
+        /// The filter does not set `android:autoVerify="true"`.
         case noAutoVerify
+        /// The filter has no `VIEW` action.
         case noViewAction
+        /// The filter has no `DEFAULT` category.
         case noDefaultCategory
+        /// The filter has no `BROWSABLE` category.
         case noBrowsableCategory
+        /// The filter declares no scheme.
         case noScheme
+        /// The filter declares this scheme, which is neither `http` nor `https`; one blocker per
+        /// such scheme.
         case nonWebScheme(String)
+        /// No `<data>` element names a host, so there is nothing to verify.
         case noHost
     }
 
     // chunk: app-link-blockers
-    #sourceLocation(file:"chapters/04-app-links.md",line:477)
+    #sourceLocation(file:"chapters/04-app-links.md",line:478)
     /// Everything that stops the filter from qualifying as an app link; empty when it does.
     ///
     /// Android verifies a filter's hosts only if it sets `autoVerify`, handles `VIEW`, and
@@ -278,7 +310,7 @@ extension IntentFilterMatcher {
         return blockers
     }
 
-    #sourceLocation(file:"chapters/17-inside-app-links.md",line:1992)
+    #sourceLocation(file:"chapters/17-inside-app-links.md",line:2145)
     /// `autoVerify` + `VIEW` + `DEFAULT` + `BROWSABLE` + only `http`/`https` + a host.
     public static func isAppLinkEligible(_ filter: IntentFilter) -> Bool {
         appLinkBlockers(filter).isEmpty

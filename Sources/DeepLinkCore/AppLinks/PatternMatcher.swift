@@ -2,8 +2,8 @@
 // change the chapter and re-tangle.
 // Source: chapters/17-inside-app-links.md
 // Source: chapters/04-app-links.md
-// Body hash: fnv1a64-1af76e787cf2a14f
-#sourceLocation(file:"chapters/17-inside-app-links.md",line:1277)
+// Body hash: fnv1a64-a6872d5332dc8c86
+#sourceLocation(file:"chapters/17-inside-app-links.md",line:1385)
 /// Compares a URL path with one path attribute of a manifest `<data>` element, the way Android does.
 ///
 /// Android has five path attributes and each maps to one kind of matcher:
@@ -19,10 +19,15 @@
 public struct PatternMatcher: Equatable, Sendable, CustomStringConvertible {
     /// The five path attributes of `<data>`, in the order Android documents them.
     public enum Kind: String, Sendable, CaseIterable {
+        /// `path`: the whole text, exactly.
         case literal = "path"
+        /// `pathPrefix`: the text starts with the pattern.
         case prefix = "pathPrefix"
+        /// `pathPattern`: the simple glob (`.`, `*`, `\`), one pass with no backtracking.
         case simpleGlob = "pathPattern"
+        /// `pathAdvancedPattern` (API 31): a greedy glob with sets, `+` and `{n,m}`, compiled first.
         case advancedGlob = "pathAdvancedPattern"
+        /// `pathSuffix` (API 31): the text ends with the pattern.
         case suffix = "pathSuffix"
 
         /// The manifest attribute (without the `android:` prefix) that creates this kind.
@@ -41,8 +46,10 @@ public struct PatternMatcher: Equatable, Sendable, CustomStringConvertible {
 
     /// Why an advanced pattern cannot be used; Android refuses such a manifest at install time.
     public struct SyntaxError: Error, Equatable, Sendable, CustomStringConvertible {
+        /// What is wrong with the pattern.
         public var message: String
 
+        /// Makes an error that says `message`.
         public init(message: String) {
             self.message = message
         }
@@ -54,15 +61,21 @@ public struct PatternMatcher: Equatable, Sendable, CustomStringConvertible {
     /// (`ssp…`), or, inside a `<uri-relative-filter-group>`, the query (`query…`) or the
     /// fragment (`fragment…`). Each part has the same five kinds.
     public enum Part: String, Sendable {
+        /// The decoded path, for the `path…` attributes.
         case path
+        /// Everything between the scheme's `:` and the fragment, decoded, for the `ssp…` attributes.
         case schemeSpecificPart = "ssp"
+        /// The decoded query, for a group's `query…` attributes: one of its parameters must match.
         case query
+        /// The decoded fragment, for a group's `fragment…` attributes.
         case fragment
     }
 
     /// The pattern exactly as the manifest holds it after resource unescaping.
     public let pattern: String
+    /// How ``pattern`` is compared.
     public let kind: Kind
+    /// Which part of the URL ``pattern`` is compared with.
     public let part: Part
     private let compiled: Result<[Step], SyntaxError>
 
@@ -149,7 +162,7 @@ extension PatternMatcher {
     /// AOSP `PatternMatcher.MAX_PATTERN_STORAGE`: the ints an advanced pattern may parse into.
     static let maxPatternStorage = 2048
 }
-#sourceLocation(file:"chapters/17-inside-app-links.md",line:1434)
+#sourceLocation(file:"chapters/17-inside-app-links.md",line:1555)
 extension PatternMatcher {
     /// The simple glob of `pathPattern`: `.` is any character, `x*` is zero or more `x`,
     /// `.*` skips to the first occurrence of the character after it, `\` escapes.
@@ -199,7 +212,7 @@ extension PatternMatcher {
         return ip == pattern.count - 2 && pattern[ip] == dot && pattern[ip + 1] == star
     }
 }
-#sourceLocation(file:"chapters/17-inside-app-links.md",line:1501)
+#sourceLocation(file:"chapters/17-inside-app-links.md",line:1622)
 extension PatternMatcher {
     /// A range inside `[...]`. A reversed range (`z-a`) is kept and matches nothing, as on Android.
     struct CharacterRange: Sendable {
@@ -388,7 +401,7 @@ extension PatternMatcher {
     }
 }
 // chunk: advanced-glob-match-loop
-#sourceLocation(file:"chapters/04-app-links.md",line:319)
+#sourceLocation(file:"chapters/04-app-links.md",line:320)
 extension PatternMatcher {
     /// Runs compiled steps over the text. Each step takes as many characters as it can and
     /// never gives any back: after `.*`, a token that needs a character can never match.

@@ -2,7 +2,7 @@
 // change the chapter and re-tangle.
 // Source: chapters/15-inside-routing.md
 // Source: chapters/02-routing.md
-// Body hash: fnv1a64-b0a97ec8ba5803ba
+// Body hash: fnv1a64-09cf90a62b1eb9d7
 import Foundation
 
 // chunk: demo-route-enum
@@ -17,17 +17,27 @@ import Foundation
 /// // .navigate(.promo(code: "SPRING", ref: "mail"))
 /// ```
 public enum Route: Hashable, Sendable {
+    /// The product screen for `id`, from `/product/:id` or the older `/products/detail?id=`.
     case product(id: String)
+    /// The order screen for `id`, from `/order/:id`.
     case order(id: String)
+    /// The user's profile screen, from `/profile`.
     case profile
+    /// The promotion screen for `code`, from `/promo/:code`.
+    ///
+    /// `ref` is the first non-empty value of the query item `ref`, or `nil` when the link has none.
     case promo(code: String, ref: String?)
 }
-#sourceLocation(file:"chapters/15-inside-routing.md",line:162)
+#sourceLocation(file:"chapters/15-inside-routing.md",line:170)
 /// What a matched pattern hands to a route builder: the path parameters and the query.
 public struct RouteMatch: Equatable, Sendable {
+    /// The captured path parameters, percent-decoded, keyed by name without the colon:
+    /// `/product/:id` on `/product/42` gives `["id": "42"]`.
     public var parameters: [String: String]
+    /// The URL's query items, in order and percent-decoded; read them with ``query(_:)``.
     public var queryItems: [URLQueryItem]
 
+    /// Makes a match from the captured path `parameters` and the URL's `queryItems`.
     public init(parameters: [String: String], queryItems: [URLQueryItem] = []) {
         self.parameters = parameters
         self.queryItems = queryItems
@@ -44,7 +54,10 @@ public struct RouteMatch: Equatable, Sendable {
 /// The builder may return `nil` to reject a match (say, an ID of the wrong shape); the router
 /// then tries the next row.
 public struct RouteDefinition: Sendable {
+    /// The path pattern the row matches.
     public let pattern: RoutePattern
+    /// Turns a match of ``pattern`` into a route, or returns `nil` to pass the link to the
+    /// next row.
     public let build: @Sendable (RouteMatch) -> Route?
 
     /// Creates a row from a pattern literal. The pattern is written by the app's developers,
@@ -62,10 +75,10 @@ public struct RouteDefinition: Sendable {
         self.build = build
     }
 }
-#sourceLocation(file:"chapters/15-inside-routing.md",line:207)
+#sourceLocation(file:"chapters/15-inside-routing.md",line:222)
 extension Route {
     // chunk: route-table
-    #sourceLocation(file:"chapters/02-routing.md",line:93)
+    #sourceLocation(file:"chapters/02-routing.md",line:102)
     /// The demo app's route table, tried from top to bottom.
     public static let table: [RouteDefinition] = [
         RouteDefinition("/product/:id") { match in
@@ -83,5 +96,5 @@ extension Route {
             match.query("id").map { .product(id: $0) }
         },
     ]
-    #sourceLocation(file:"chapters/15-inside-routing.md",line:209)
+    #sourceLocation(file:"chapters/15-inside-routing.md",line:224)
 }

@@ -2,10 +2,10 @@
 // change the chapter and re-tangle.
 // Source: chapters/15-inside-routing.md
 // Source: chapters/02-routing.md
-// Body hash: fnv1a64-a9f5586d0d816490
+// Body hash: fnv1a64-cf22c89a372464aa
 import Foundation
 
-#sourceLocation(file:"chapters/15-inside-routing.md",line:219)
+#sourceLocation(file:"chapters/15-inside-routing.md",line:234)
 /// What the app should do with an incoming URL.
 public enum RouteDecision: Equatable, Sendable {
     /// Show this screen.
@@ -16,7 +16,7 @@ public enum RouteDecision: Equatable, Sendable {
     /// Not for this app, or a custom-scheme link with no route: drop it.
     case ignore
 }
-#sourceLocation(file:"chapters/15-inside-routing.md",line:235)
+#sourceLocation(file:"chapters/15-inside-routing.md",line:250)
 /// The one place that turns URLs into routes.
 ///
 /// It accepts the app's custom schemes and `http`/`https` links on the app's own hosts, and reaches
@@ -29,11 +29,17 @@ public enum RouteDecision: Equatable, Sendable {
 /// router.decide(URL(string: "https://example.com/help")!)   // .openInBrowser(...)
 /// ```
 public struct Router: Sendable {
+    /// The app's own custom schemes, whose links go through the custom-scheme door: there the
+    /// host is the first path segment, as ``CustomSchemeLink/routeSegments`` has it.
     public var schemes: Set<URLScheme>
     /// Lower-cased host names. `www.example.com` is a different host from `example.com`.
     public var hosts: Set<String>
+    /// The route table, tried from top to bottom by both doors: the first row whose pattern
+    /// matches and whose builder returns a route wins.
     public var routes: [RouteDefinition]
 
+    /// Makes a router for the app's custom `schemes`, its web `hosts` (lower-cased here) and
+    /// its route table.
     public init(schemes: Set<URLScheme>, hosts: Set<String>, routes: [RouteDefinition]) {
         self.schemes = schemes
         self.hosts = Set(hosts.map { $0.lowercased() })
@@ -44,7 +50,7 @@ public struct Router: Sendable {
     public static let demo = Router(
         schemes: ["myapp"], hosts: ["example.com", "www.example.com"], routes: Route.table)
 }
-#sourceLocation(file:"chapters/15-inside-routing.md",line:267)
+#sourceLocation(file:"chapters/15-inside-routing.md",line:288)
 extension Router {
     /// Decides what to do with a URL that reached the app.
     ///
@@ -66,7 +72,7 @@ extension Router {
     }
 
     // chunk: decide-custom-scheme-link
-    #sourceLocation(file:"chapters/15-inside-routing.md",line:300)
+    #sourceLocation(file:"chapters/15-inside-routing.md",line:321)
     /// There is no web page behind a custom scheme: opening it "in the browser" would only
     /// bounce the link back to this app, so an unknown one is dropped.
     private func decideCustomScheme(_ url: URL) -> RouteDecision {
@@ -79,7 +85,7 @@ extension Router {
     }
 
     // chunk: decide-web-link
-    #sourceLocation(file:"chapters/02-routing.md",line:159)
+    #sourceLocation(file:"chapters/02-routing.md",line:168)
     /// Only `http` or `https` on one of our hosts, on that scheme's default port, is ours.
     /// Anything else, including a path we do not know, goes back to the browser untouched.
     private func decideWeb(_ url: URL) -> RouteDecision {
@@ -98,7 +104,7 @@ extension Router {
     }
 
     // chunk: find-first-matching-route
-    #sourceLocation(file:"chapters/15-inside-routing.md",line:320)
+    #sourceLocation(file:"chapters/15-inside-routing.md",line:341)
     private func route(for segments: [String], query: [URLQueryItem]) -> Route? {
         for definition in routes {
             guard let parameters = definition.pattern.match(segments) else { continue }
@@ -108,5 +114,5 @@ extension Router {
         }
         return nil
     }
-    #sourceLocation(file:"chapters/15-inside-routing.md",line:292)
+    #sourceLocation(file:"chapters/15-inside-routing.md",line:313)
 }

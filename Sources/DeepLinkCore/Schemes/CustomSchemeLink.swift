@@ -2,10 +2,10 @@
 // change the chapter and re-tangle.
 // Source: chapters/14-inside-custom-schemes.md
 // Source: chapters/01-custom-url-schemes.md
-// Body hash: fnv1a64-223ce6248330ca6f
+// Body hash: fnv1a64-73f3d68a403bcbaf
 import Foundation
 
-#sourceLocation(file:"chapters/14-inside-custom-schemes.md",line:576)
+#sourceLocation(file:"chapters/14-inside-custom-schemes.md",line:586)
 /// A custom-scheme deep link such as `myapp://products/detail?id=iphone`, taken apart.
 ///
 /// URL syntax calls `products` the *host*, but a custom scheme has no server: the host is
@@ -28,6 +28,11 @@ public struct CustomSchemeLink: Equatable, Sendable {
     /// The query, in order, percent-decoded (`+` stays a plus sign).
     public var queryItems: [URLQueryItem]
 
+    /// Makes a link from parts that are already taken apart: `scheme` and `host` lower-cased,
+    /// `pathSegments` and `queryItems` percent-decoded.
+    ///
+    /// Nothing is checked or normalized here; use ``init(parsing:)`` or ``init(_:)`` for text
+    /// or a URL from outside.
     public init(scheme: String, host: String?, pathSegments: [String], queryItems: [URLQueryItem] = []) {
         self.scheme = scheme
         self.host = host
@@ -45,7 +50,7 @@ public struct CustomSchemeLink: Equatable, Sendable {
         queryItems.first { $0.name == name }?.value
     }
 }
-#sourceLocation(file:"chapters/14-inside-custom-schemes.md",line:624)
+#sourceLocation(file:"chapters/14-inside-custom-schemes.md",line:639)
 extension CustomSchemeLink {
     /// Why a URL is not a custom-scheme link the app can take apart.
     public enum ParseError: Error, Equatable, Sendable, CustomStringConvertible {

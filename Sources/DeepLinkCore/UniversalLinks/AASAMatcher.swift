@@ -2,10 +2,10 @@
 // change the chapter and re-tangle.
 // Source: chapters/16-inside-universal-links.md
 // Source: chapters/03-universal-links.md
-// Body hash: fnv1a64-438bbaa27e343d1a
+// Body hash: fnv1a64-bf2dd3d4816714ed
 import Foundation
 
-#sourceLocation(file:"chapters/16-inside-universal-links.md",line:544)
+#sourceLocation(file:"chapters/16-inside-universal-links.md",line:586)
 /// Answers the question iOS asks when a user taps a link on an associated domain: which apps
 /// may open this URL?
 ///
@@ -20,9 +20,12 @@ import Foundation
 /// // ["ABCDE12345.com.example.app"]
 /// ```
 public struct AASAMatcher: Sendable {
+    /// The file the matcher answers for.
     public let file: AASAFile
     let entries: [Entry]
 
+    /// Compiles every `details` entry of `file` once, so that matching many URLs stays cheap. A
+    /// file without `applinks` opens no URL.
     public init(_ file: AASAFile) {
         self.file = file
         let applinks = file.applinks
@@ -58,16 +61,21 @@ public struct AASAMatcher: Sendable {
 extension AASAMatcher {
     /// What one `details` entry decided for a URL.
     public struct Verdict: Equatable, Sendable {
+        /// The entry's index in `applinks.details`.
         public var detail: Int
+        /// The entry's app identifiers, whether the file spelled them `appIDs` or `appID`.
         public var appIDs: [String]
+        /// The rule that decided, or `.noMatch`.
         public var decision: Decision
 
+        /// Makes a verdict; `detail` is an index into `applinks.details`.
         public init(detail: Int, appIDs: [String], decision: Decision) {
             self.detail = detail
             self.appIDs = appIDs
             self.decision = decision
         }
 
+        /// Whether the entry opens the URL in its apps: true only for `.opens`.
         public var opens: Bool {
             if case .opens = decision { return true }
             return false
@@ -76,12 +84,15 @@ extension AASAMatcher {
 
     /// Which rule decided; `rule` indexes `components` (or `paths` in the legacy format).
     public enum Decision: Equatable, Sendable {
+        /// A rule matched and opens the URL in the entry's apps.
         case opens(rule: Int)
+        /// An `exclude` rule (or a legacy `NOT ` path) matched first and keeps the entry's apps out.
         case excluded(rule: Int)
+        /// No rule matched, or the URL could not be split into parts: the entry decides nothing.
         case noMatch
     }
 }
-#sourceLocation(file:"chapters/16-inside-universal-links.md",line:626)
+#sourceLocation(file:"chapters/16-inside-universal-links.md",line:679)
 extension AASAMatcher {
     /// A `details` entry with its rules compiled.
     struct Entry: Sendable {
@@ -111,7 +122,7 @@ extension AASAMatcher {
         }
     }
 }
-#sourceLocation(file:"chapters/16-inside-universal-links.md",line:663)
+#sourceLocation(file:"chapters/16-inside-universal-links.md",line:716)
 extension AASAMatcher {
     /// One compiled rule: a modern component or a legacy path. A `nil` pattern is `*`.
     struct Rule: Sendable {
@@ -179,7 +190,7 @@ extension AASAMatcher {
         }
     }
 }
-#sourceLocation(file:"chapters/16-inside-universal-links.md",line:743)
+#sourceLocation(file:"chapters/16-inside-universal-links.md",line:796)
 extension AASAMatcher {
     /// A component's path pattern as `swcutil` reads it: a pattern that starts with a literal
     /// gets its leading `/`, a leading run of slashes is one, and trailing slashes are dropped.
@@ -234,7 +245,7 @@ extension AASAMatcher.Rule {
     }
 }
 
-#sourceLocation(file:"chapters/16-inside-universal-links.md",line:777)
+#sourceLocation(file:"chapters/16-inside-universal-links.md",line:830)
 extension AASAMatcher {
     /// The parts of a URL the rules look at, in both spellings. A part the URL does not have
     /// is the empty string, so `"#": "?*"` rejects a URL without a fragment.

@@ -2,11 +2,11 @@
 // change the chapter and re-tangle.
 // Source: chapters/19-inside-consent.md
 // Source: chapters/06-consent-and-the-clipboard.md
-// Body hash: fnv1a64-b7ce0edc4012fce7
+// Body hash: fnv1a64-de05c57b4495f5e0
 import DeepLinkCore
 import Foundation
 
-#sourceLocation(file:"chapters/19-inside-consent.md",line:160)
+#sourceLocation(file:"chapters/19-inside-consent.md",line:167)
 /// What the user's answer on the consent screen gave the app.
 ///
 /// ```swift
@@ -81,9 +81,10 @@ public enum Li2ConsentButton: Equatable, Sendable {
         return pasteControlAvailable ? .pasteControl : .readClipboard
     }
 }
-#sourceLocation(file:"chapters/19-inside-consent.md",line:231)
+#sourceLocation(file:"chapters/19-inside-consent.md",line:238)
 /// What a direct read of the clipboard found.
 public enum Li2PasteboardContent: Equatable, Sendable {
+    /// The read returned this text, a link or anything else the user copied.
     case text(String)
     /// The clipboard held nothing to paste.
     case nothing

@@ -2,29 +2,35 @@
 // change the chapter and re-tangle.
 // Source: chapters/23-inside-conversion-tracking.md
 // Source: chapters/10-conversion-tracking.md
-// Body hash: fnv1a64-2a6da38c6963fc57
+// Body hash: fnv1a64-5a50605989ea45ae
 import Foundation
 
 // chunk: conversion-results
 #sourceLocation(file:"chapters/10-conversion-tracking.md",line:150)
 /// What a lead (or `identify`) was filed under.
 public struct Li2LeadResult: Equatable, Sendable {
+    /// The customer the service filed the lead under, such as `anon_<click id>` for an anonymous
+    /// lead; nil when the answer names none.
     public var customerId: String?
 
+    /// Makes a result; the SDK's calls make one from the service's answer.
     public init(customerId: String?) { self.customerId = customerId }
 }
 
 /// What a sale was filed under.
 public struct Li2SaleResult: Equatable, Sendable {
+    /// The id the service gave the recorded sale; nil when the answer names none.
     public var saleEventId: String?
+    /// The customer the service filed the sale under; nil when the answer names none.
     public var customerId: String?
 
+    /// Makes a result; the SDK's calls make one from the service's answer.
     public init(saleEventId: String?, customerId: String?) {
         self.saleEventId = saleEventId
         self.customerId = customerId
     }
 }
-#sourceLocation(file:"chapters/23-inside-conversion-tracking.md",line:332)
+#sourceLocation(file:"chapters/23-inside-conversion-tracking.md",line:379)
 extension Li2 {
     /// The client and click-id store a call uses: the ones given, else the shared runtime's.
     private static func conversionSeams(
@@ -49,7 +55,7 @@ extension Li2 {
         return clickId
     }
 }
-#sourceLocation(file:"chapters/23-inside-conversion-tracking.md",line:361)
+#sourceLocation(file:"chapters/23-inside-conversion-tracking.md",line:408)
 extension Li2 {
     /// A lead with no link behind it: `click_id` is `""`.
     ///
@@ -98,7 +104,7 @@ extension Li2 {
         return Li2LeadResult(customerId: try await seams.client.lead(request).customerId)
     }
 }
-#sourceLocation(file:"chapters/23-inside-conversion-tracking.md",line:416)
+#sourceLocation(file:"chapters/23-inside-conversion-tracking.md",line:463)
 extension Li2 {
     /// Tells the service that the anonymous customer of a click is `externalId`, so that a
     /// later sale finds the same customer.
@@ -116,7 +122,7 @@ extension Li2 {
         return Li2LeadResult(customerId: try await seams.client.lead(request).customerId)
     }
 }
-#sourceLocation(file:"chapters/23-inside-conversion-tracking.md",line:440)
+#sourceLocation(file:"chapters/23-inside-conversion-tracking.md",line:487)
 extension Li2 {
     /// A sale with no link behind it: `click_id` is `""`.
     @discardableResult

@@ -2,7 +2,7 @@
 // change the chapter and re-tangle.
 // Source: chapters/18-inside-deferred-links.md
 // Source: chapters/05-deferred-deep-links.md
-// Body hash: fnv1a64-fa030dfd0181337c
+// Body hash: fnv1a64-9bcf489682c7ef97
 import Foundation
 
 // chunk: clipboard-status
@@ -17,9 +17,13 @@ import Foundation
 /// TrackOpenRequest(li2Domains: ["go.example"], clipboardStatus: ClipboardStatus.optout.rawValue)
 /// ```
 public enum ClipboardStatus: String, Codable, Sendable {
+    /// The user pasted something: a link, or other text.
     case read
+    /// There was nothing to paste.
     case empty
+    /// The system refused a direct read of the clipboard.
     case denied
+    /// The user skipped the consent screen.
     case optout
 }
 #sourceLocation(file:"chapters/18-inside-deferred-links.md",line:26)
@@ -34,7 +38,11 @@ public enum ClipboardStatus: String, Codable, Sendable {
 /// // {"clipboardStatus":"empty","li2Domains":["go.example"]}
 /// ```
 public struct TrackOpenRequest: Codable, Equatable, Sendable {
+    /// The link to look up: the Universal Link that opened the app, or a pasted link that carries a
+    /// `li2_cid`.
     public var deepLink: String?
+    /// The app's link domains, sent with a clipboard status when there is no link, so that the
+    /// service knows which app is asking.
     public var li2Domains: [String]?
     /// One of ``ClipboardStatus``'s raw values.
     public var clipboardStatus: String?
@@ -42,6 +50,8 @@ public struct TrackOpenRequest: Codable, Equatable, Sendable {
     /// Li2SDK 0.2.0 never sends it.
     public var installReferrer: String?
 
+    /// Makes an iOS body. A field left nil stays out of the JSON; ``TrackOpenClient`` refuses a
+    /// body with neither a `deepLink` nor a non-empty `li2Domains`, before sending it.
     public init(deepLink: String? = nil, li2Domains: [String]? = nil, clipboardStatus: String? = nil) {
         self.deepLink = deepLink
         self.li2Domains = li2Domains
@@ -53,7 +63,7 @@ public struct TrackOpenRequest: Codable, Equatable, Sendable {
         self.installReferrer = installReferrer
     }
 }
-#sourceLocation(file:"chapters/18-inside-deferred-links.md",line:62)
+#sourceLocation(file:"chapters/18-inside-deferred-links.md",line:68)
 /// The answer of `POST /api/v1/track/open`: a match carries the `link`, a miss a `missReason`.
 ///
 /// Every answered call carries a fresh `clickId`, matched or not, because every answered call
@@ -67,11 +77,17 @@ public struct TrackOpenRequest: Codable, Equatable, Sendable {
 public struct TrackOpenResponse: Codable, Equatable, Sendable {
     /// The short link that matched: its id, its domain and key, and its destination.
     public struct LinkDTO: Codable, Equatable, Sendable {
+        /// The link's id on the service, such as `link_spring`.
         public var id: String
+        /// The short link's domain, such as `go.example`.
         public var domain: String
+        /// The short link's key: the link is `https://{domain}/{key}`.
         public var key: String
+        /// The destination the marketer configured, as the service sent it, `li2_cid` included when
+        /// it has one; a matched outcome's `destination` is this URL without it.
         public var url: String
 
+        /// This book's addition, for tests and simulations that build answers by hand.
         public init(id: String, domain: String, key: String, url: String) {
             self.id = id
             self.domain = domain
@@ -80,12 +96,20 @@ public struct TrackOpenResponse: Codable, Equatable, Sendable {
         }
     }
 
+    /// The id of this open, fresh on every answer, match or miss. On a match the SDK keeps it as
+    /// `Li2.lastClickId`, for conversion tracking.
     public var clickId: String
+    /// The link that matched; nil on a miss.
     public var link: LinkDTO?
+    /// How the link was found, such as `universal_link` or `clipboard`; nil on a miss.
     public var matchMethod: String?
+    /// Why no link matched, such as `no_candidate` or `opted_out`; nil on a match. A string, not an
+    /// enum, so that a reason the service adds later still reaches the app.
     public var missReason: String?
+    /// The platform the service took the caller for, such as `ios` or `android`.
     public var platform: String?
 
+    /// This book's addition, for tests and simulations that build answers by hand.
     public init(
         clickId: String, link: LinkDTO? = nil, matchMethod: String? = nil, missReason: String? = nil,
         platform: String? = nil

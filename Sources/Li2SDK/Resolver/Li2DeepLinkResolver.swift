@@ -2,10 +2,10 @@
 // change the chapter and re-tangle.
 // Source: chapters/22-inside-the-sdk.md
 // Source: chapters/09-the-sdk-api.md
-// Body hash: fnv1a64-520d430a5a2cf0f7
+// Body hash: fnv1a64-3e3e2370acc2ef5b
 import Foundation
 
-#sourceLocation(file:"chapters/22-inside-the-sdk.md",line:618)
+#sourceLocation(file:"chapters/22-inside-the-sdk.md",line:675)
 #if canImport(Combine)
     import Combine
 #endif
@@ -70,7 +70,7 @@ public final class Li2DeepLinkResolver {
     }
 }
 // chunk: resolver-link-calls
-#sourceLocation(file:"chapters/09-the-sdk-api.md",line:185)
+#sourceLocation(file:"chapters/09-the-sdk-api.md",line:187)
 extension Li2DeepLinkResolver {
     /// Hands a URL the app received to the resolver. A URL whose host is one of the configured
     /// domains is looked up; anything else (another site, a scheme without a host) is ignored,
@@ -104,7 +104,7 @@ extension Li2DeepLinkResolver {
         send(.installReferrerReceived(referrer))
     }
 }
-#sourceLocation(file:"chapters/22-inside-the-sdk.md",line:707)
+#sourceLocation(file:"chapters/22-inside-the-sdk.md",line:764)
 extension Li2DeepLinkResolver {
     /// What the paste control delivered: the pasted text, or nil when there was nothing.
     public func submitPasteControlResult(_ raw: String?) {
@@ -135,7 +135,7 @@ extension Li2DeepLinkResolver {
         start()?.runtime.dependencies.pasteboard.hasContent ?? false
     }
 }
-#sourceLocation(file:"chapters/22-inside-the-sdk.md",line:745)
+#sourceLocation(file:"chapters/22-inside-the-sdk.md",line:802)
 extension Li2DeepLinkResolver {
     /// The runtime and rules, set up on first use from the runtime given at init or the shared one.
     private func start() -> (runtime: Li2Runtime, core: ResolverCore)? {
@@ -195,7 +195,7 @@ extension Li2DeepLinkResolver {
         }
     }
 }
-#sourceLocation(file:"chapters/22-inside-the-sdk.md",line:812)
+#sourceLocation(file:"chapters/22-inside-the-sdk.md",line:869)
 extension Li2DeepLinkResolver {
     private func startRequest(_ call: TrackOpenCall, _ runtime: Li2Runtime) {
         let id = nextRequestID

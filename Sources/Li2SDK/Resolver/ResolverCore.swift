@@ -2,11 +2,11 @@
 // change the chapter and re-tangle.
 // Source: chapters/18-inside-deferred-links.md
 // Source: chapters/05-deferred-deep-links.md
-// Body hash: fnv1a64-36ae684d9bd39fec
+// Body hash: fnv1a64-2b7248b0248a12ee
 import DeepLinkCore
 import Foundation
 
-#sourceLocation(file:"chapters/18-inside-deferred-links.md",line:208)
+#sourceLocation(file:"chapters/18-inside-deferred-links.md",line:229)
 /// Where the deferred lookup of a first launch comes from once the grace window is over.
 package enum DeferredSource: Equatable, Sendable {
     /// iOS: ask the user, then read what they paste.
@@ -45,7 +45,7 @@ package struct ResolverState: Equatable, Sendable {
         self.readingPasteboard = readingPasteboard
     }
 }
-#sourceLocation(file:"chapters/18-inside-deferred-links.md",line:257)
+#sourceLocation(file:"chapters/18-inside-deferred-links.md",line:278)
 /// Everything that can happen to the resolver, named as events that already happened.
 package enum ResolverAction: Sendable {
     case universalLinkReceived(URL)
@@ -69,7 +69,7 @@ package struct TrackOpenCall: Equatable, Sendable {
         self.attempt = attempt
     }
 }
-#sourceLocation(file:"chapters/18-inside-deferred-links.md",line:285)
+#sourceLocation(file:"chapters/18-inside-deferred-links.md",line:306)
 /// The work the resolver asks for. The reducer only describes it; the resolver does it, in order.
 package enum ResolverEffect: Equatable, Sendable {
     case startGraceTimer(nanoseconds: UInt64)
@@ -83,7 +83,7 @@ package enum ResolverEffect: Equatable, Sendable {
     case rememberClickId(String)
     case deliver(Li2DeepLinkOutcome)
 }
-#sourceLocation(file:"chapters/18-inside-deferred-links.md",line:305)
+#sourceLocation(file:"chapters/18-inside-deferred-links.md",line:326)
 /// The resolver's rules as one pure function: state and action in, new state and effects out.
 ///
 /// ```swift
@@ -135,7 +135,7 @@ package struct ResolverCore: Sendable {
         return deepLinkDomains.contains { $0.lowercased() == host }
     }
 }
-#sourceLocation(file:"chapters/18-inside-deferred-links.md",line:376)
+#sourceLocation(file:"chapters/18-inside-deferred-links.md",line:397)
 extension ResolverCore {
     private func universalLinkReceived(_ url: URL, _ state: inout ResolverState) -> [ResolverEffect] {
         guard isDeepLink(url) else { return [] }
@@ -153,7 +153,7 @@ extension ResolverCore {
         return effects + [.send(TrackOpenCall(request: TrackOpenRequest(deepLink: url.absoluteString)))]
     }
 }
-#sourceLocation(file:"chapters/18-inside-deferred-links.md",line:406)
+#sourceLocation(file:"chapters/18-inside-deferred-links.md",line:427)
 extension ResolverCore {
     private func deferredLookupRequested(
         _ source: DeferredSource, _ state: inout ResolverState
@@ -178,7 +178,7 @@ extension ResolverCore {
     }
 }
 // chunk: consume-gate-then-send
-#sourceLocation(file:"chapters/05-deferred-deep-links.md",line:311)
+#sourceLocation(file:"chapters/05-deferred-deep-links.md",line:315)
 extension ResolverCore {
     /// The one way a deferred lookup starts: the gate is persisted as used first, then the call
     /// goes out. A crash in between loses the lookup instead of counting it twice.
@@ -187,7 +187,7 @@ extension ResolverCore {
         return [.consumeGate, .send(TrackOpenCall(request: request))]
     }
 }
-#sourceLocation(file:"chapters/18-inside-deferred-links.md",line:448)
+#sourceLocation(file:"chapters/18-inside-deferred-links.md",line:469)
 extension ResolverCore {
     private func trackOpenResponded(
         _ call: TrackOpenCall, _ result: Result<TrackOpenResponse, any Error>

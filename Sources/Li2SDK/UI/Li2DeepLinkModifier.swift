@@ -2,13 +2,13 @@
 // change the chapter and re-tangle.
 // Source: chapters/22-inside-the-sdk.md
 // Source: chapters/09-the-sdk-api.md
-// Body hash: fnv1a64-9a1407fbe5e0a7a1
+// Body hash: fnv1a64-b8492f15903fab77
 #if canImport(SwiftUI)
     import Foundation
     import SwiftUI
 
     // chunk: li2-deep-link-view-extension
-    #sourceLocation(file:"chapters/09-the-sdk-api.md",line:337)
+    #sourceLocation(file:"chapters/09-the-sdk-api.md",line:342)
     extension View {
         /// Connects a resolver to the scene: `onOpenURL` and `onContinueUserActivity` hand it
         /// every link, and a task asks for the first-launch consent after the grace window.
@@ -35,7 +35,7 @@
         }
     }
 
-    #sourceLocation(file:"chapters/22-inside-the-sdk.md",line:865)
+    #sourceLocation(file:"chapters/22-inside-the-sdk.md",line:922)
     private struct Li2DeepLinkModifier: ViewModifier {
         let resolver: Li2DeepLinkResolver
         let onOtherURL: @MainActor (URL) -> Void

@@ -34,9 +34,14 @@ let referenceCommand = Command(
             DocC's own warnings (a ``link`` to a symbol that does not exist) follow in the same
             form. Warnings do not fail the command; the closing lines count them.
 
-            Declarations behind #if canImport(UIKit) or #if canImport(SwiftUI) (the paste button,
-            the SwiftUI modifier) are not compiled on Linux, so a reference built on Linux does
-            not list them; chapter 9 documents them.
+            Declarations behind #if canImport(UIKit), #if canImport(SwiftUI) or
+            #if canImport(Combine) (the paste button, the SwiftUI modifier) are parsed but not
+            compiled on Linux, so no symbol graph lists them. The command reads them from the
+            tangled sources instead (declaration, doc comment, chapter line, @available) and gives
+            DocC a symbol graph of its own for them, for the iOS platform: they get pages like the
+            rest (documentation/li2sdk/li2pastebutton/) and count in the audit. A module's page
+            opens with BOOK/reference/MODULE.md when the book has one (a DocC documentation
+            extension: # ``Li2SDK``).
 
             The output folder is replaced only once the new reference is complete, and only if it
             is empty or an earlier run of this command wrote it.
@@ -49,9 +54,8 @@ let referenceCommand = Command(
               $ workbook reference --out /tmp/reference
               chapters/02-routing.md:43:10: warning: public case 'Route.product(id:)' has no doc \
             comment
-              …
-              reference: 756 public declarations, 316 without a doc comment (DeepLinkCore 209 of \
-            481, Li2SDK 107 of 275); 2 docc warnings
+              reference: 776 public declarations (14 of them Apple-only, read from the chapters), \
+            1 without a doc comment (DeepLinkCore 1 of 487, Li2SDK 0 of 289); 0 docc warnings
               reference: 2134 files, 8.6 MB in /tmp/reference in 41.5 s; served at \
             /reference/documentation/li2sdk/ by ./wb serve
             """,

@@ -93,6 +93,10 @@ struct ShopRouteTests {
             link: "myapp://product/42/reviews", expected: nil,
             rule: "a route matches all segments, not a prefix"),
         LinkCase(
+            id: "empty-middle-segment", source: "this book: chapter 02, Patterns",
+            link: "myapp://product//42", expected: nil,
+            rule: "an empty segment in the middle is not forgiven: keep it, and it matches no route"),
+        LinkCase(
             id: "unknown-screen", source: "this book: chapter 02, Deciding what to do",
             link: "myapp://settings", expected: nil,
             rule: "a screen without a route is not reachable by a link"),
@@ -100,6 +104,10 @@ struct ShopRouteTests {
             id: "user-info", source: "this book: chapter 01, Taking a link apart",
             link: "myapp://me@product/42", expected: nil,
             rule: "a user name has no meaning in an app link: refuse it"),
+        LinkCase(
+            id: "port", source: "this book: chapter 01, Taking a link apart",
+            link: "myapp://product:8080/42", expected: nil,
+            rule: "a port has no meaning in an app link: refuse it"),
         LinkCase(
             id: "legacy-without-id", source: "this book: chapter 02, The route table",
             link: "myapp://products/detail", expected: nil, rule: "the old shape needs ?id="),

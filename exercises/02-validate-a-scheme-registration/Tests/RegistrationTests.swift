@@ -87,7 +87,7 @@ struct RegistrationTests {
             ],
             rule: "a URL type without CFBundleURLName is a warning at the type's own path"),
         RegistrationCase(
-            id: "name-not-reverse-dns", source: "this book: chapter 01, Registering a scheme",
+            id: "name-not-reverse-dns", source: "this book: chapter 01, Reading the registration back",
             types: [URLType(name: "Shop", schemes: ["myapp"])],
             expected: [
                 Finding(
@@ -96,7 +96,7 @@ struct RegistrationTests {
             ],
             rule: "a name that is not reverse-DNS is a warning at .CFBundleURLName"),
         RegistrationCase(
-            id: "unknown-role", source: "this book: chapter 01, Registering a scheme",
+            id: "unknown-role", source: "this book: chapter 01, Reading the registration back",
             types: [URLType(name: "com.example.shop", schemes: ["myapp"], role: "Owner")],
             expected: [
                 Finding(

@@ -30,6 +30,15 @@ struct RouterTests {
             expected: .ignore,
             rule: "a scheme link without a route is dropped: opening it in a browser would bounce it back"),
         DoorCase(
+            id: "scheme-empty-host", source: "this book: chapter 01, Taking a link apart",
+            url: "myapp:///product/42",
+            expected: .navigate(.product(id: "42")),
+            rule: "with an empty host (three slashes) the whole route is in the path"),
+        DoorCase(
+            id: "scheme-user-info", source: "this book: chapter 01, Taking a link apart",
+            url: "myapp://me@product/42",
+            expected: .ignore, rule: "a user name has no meaning in an app link: the scheme door refuses it"),
+        DoorCase(
             id: "foreign-scheme", source: "this book: chapter 02, Deciding what to do",
             url: "otherapp://product/42",
             expected: .ignore, rule: "another app's scheme is not ours"),

@@ -7,7 +7,8 @@
 //       `appIDs` and `components`. The README lists which URLs must open the app and which must
 //       stay in Safari.
 // TODO: Order matters: the first rule that matches decides, so exclusions come first.
-// TODO: Paths must match in any case (`/Product/42` too): set that once, not on every rule.
+// TODO: Paths must match in any case (`/Product/42` too). One setting in `applinks.defaults`
+//       does it for every rule.
 let associationFile = """
     {
       "applinks": {

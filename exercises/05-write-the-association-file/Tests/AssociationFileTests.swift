@@ -32,7 +32,7 @@ struct AssociationFileTests {
             url: "https://example.com/profile",
             opens: true, rule: "/profile opens the app"),
         OpenCase(
-            id: "promo", source: "this book: chapter 03, The pattern language",
+            id: "promo", source: "this book: chapter 03, The association file",
             url: "https://example.com/promo/SPRING?ref=mail",
             opens: true, rule: "/promo/<code> opens the app, whatever the query"),
         OpenCase(
@@ -62,7 +62,8 @@ struct AssociationFileTests {
         OpenCase(
             id: "product-without-id", source: "this book: chapter 03, The pattern language",
             url: "https://example.com/product",
-            opens: false, rule: "/product/* needs the slash: /product alone is the web catalogue"),
+            opens: false,
+            rule: "/product alone is the web catalogue, and /product/* takes it too: ask for an ID with ?*"),
     ]
 
     static func lintedFile() throws -> AASAFile {

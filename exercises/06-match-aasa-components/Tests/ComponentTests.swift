@@ -1,3 +1,5 @@
+import Dispatch
+import Foundation
 import Testing
 
 @testable import MatchAasaComponents
@@ -84,8 +86,8 @@ struct ComponentTests {
             text: "/buy/1",
             matches: false, rule: "matching is case-sensitive by default"),
         PatternCase(
-            id: "case-insensitive", source: "this book: chapter 03, The association file", pattern: "/Buy/*",
-            text: "/buy/1",
+            id: "case-insensitive", source: "this book: chapter 03, Which app opens this URL",
+            pattern: "/Buy/*", text: "/buy/1",
             caseSensitive: false, matches: true, rule: "with caseSensitive false, case is ignored"),
     ]
 
@@ -125,19 +127,20 @@ struct ComponentTests {
             components: [Component(path: "/buy/*", fragment: "?*")], path: "/buy/1",
             expected: .noMatch, rule: "a URL without a fragment is matched as \"\", and ?* rejects \"\""),
         DecisionCase(
-            id: "trailing-slash-counts-for-nothing", source: "Practitioner: blazingly-aasa, Parity",
+            id: "trailing-slash-counts-for-nothing", source: "this book: chapter 03, The pattern language",
             components: [Component(path: "/about")], path: "/about/", expected: .opens(rule: 0),
             rule: "trailing slashes are dropped from the path before matching"),
         DecisionCase(
-            id: "pattern-trailing-slash-counts-for-nothing", source: "Practitioner: blazingly-aasa, Parity",
+            id: "pattern-trailing-slash-counts-for-nothing",
+            source: "this book: chapter 03, The pattern language",
             components: [Component(path: "/about/")], path: "/about", expected: .opens(rule: 0),
             rule: "trailing slashes are dropped from the pattern too"),
         DecisionCase(
-            id: "star-takes-the-parent-path", source: "Practitioner: blazingly-aasa, Parity",
+            id: "star-takes-the-parent-path", source: "this book: chapter 03, The pattern language",
             components: [Component(path: "/buy/*")], path: "/buy", expected: .opens(rule: 0),
             rule: "a pattern ending in /* also takes the path without that segment"),
         DecisionCase(
-            id: "slashes-are-dropped-not-added", source: "Practitioner: blazingly-aasa, Parity",
+            id: "slashes-are-dropped-not-added", source: "this book: chapter 03, The pattern language",
             components: [Component(path: "/help/????")], path: "/help/123", expected: .noMatch,
             rule: "adding a slash would make 123/ four characters; swcutil drops slashes instead"),
         DecisionCase(
@@ -168,5 +171,38 @@ struct ComponentTests {
         let components = [Component(path: "/Buy/*", fragment: "Top")]
         let decision = decide(components, path: "/BUY/1", fragment: "top", caseSensitive: false)
         #expect(decision == .opens(rule: 0), "with caseSensitive false, path and fragment both ignore case")
+    }
+    /// The one timed test of the project. A matcher that walks the text once takes microseconds
+    /// here; one that backtracks tries every way to split 100 `a`s among nine stars, about 10^12
+    /// ways, which takes hours. A deadline of 5 s sits six orders of magnitude from both, so no
+    /// machine is slow enough to fail a linear matcher, nor fast enough to pass a backtracking
+    /// one. The matcher runs on a thread of its own, so a test that gives up does not stop the
+    /// others (the thread spins on until the run ends). Swift Testing's `.timeLimit` cannot do
+    /// this: it counts whole minutes, and it cannot stop a loop that never awaits.
+    /// Read: chapters/16-inside-universal-links.md#the-pattern-engine
+    @Test func aPathologicalPatternFinishesInLinearTime() {
+        let done = DispatchSemaphore(value: 0)
+        let result = ResultBox()
+        let thread = Thread {
+            result.value = patternMatches("*a*a*a*a*a*a*a*a*b", String(repeating: "a", count: 100))
+            done.signal()
+        }
+        thread.start()
+        let finished = done.wait(timeout: .now() + 5) == .success
+        #expect(
+            finished,
+            "did not finish within 5 s: a backtracking matcher tries every split of the text among the stars; keep the set of pattern positions instead"
+        )
+        if finished { #expect(result.value == false, "the text has no b, so the pattern cannot match") }
+    }
+}
+
+/// The matcher's answer, handed from its thread to the test.
+final class ResultBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: Bool?
+    var value: Bool? {
+        get { lock.withLock { stored } }
+        set { lock.withLock { stored = newValue } }
     }
 }

@@ -22,7 +22,8 @@ struct IntentFilterTests {
 
     static let cases: [FilterCase] = [
         FilterCase(
-            id: "shop-accepts", source: "this book: chapter 04, The app's half: intent filters", data: shop,
+            id: "shop-accepts", source: "this book: chapter 04, All <data> elements of a filter merge",
+            data: shop,
             link: "https://example.com/product/42", expected: nil,
             rule: "scheme, host and path prefix all fit, although they sit in three <data> elements"),
         FilterCase(

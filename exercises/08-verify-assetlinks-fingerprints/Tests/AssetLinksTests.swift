@@ -82,12 +82,12 @@ struct AssetLinksTests {
             fingerprint: Keys.release, expected: .fingerprintNotListed(listed: [Keys.release.lowercased()]),
             rule: "Android compares the file's text exactly: a lower-case fingerprint names no certificate"),
         VerifyCase(
-            id: "lower-case-question", source: "this book: chapter 04, Who is authorised? The verifier",
+            id: "lower-case-question", source: "this book: chapter 17, Who is authorised? The verifier",
             statements: [app("com.example.shop", [Keys.release])], package: "com.example.shop",
             fingerprint: Keys.release.lowercased(), expected: .authorised(statement: 0),
             rule: "the fingerprint asked about may be written in any case: its canonical form is compared"),
         VerifyCase(
-            id: "second-statement", source: "this book: chapter 04, Who is authorised? The verifier",
+            id: "second-statement", source: "this book: chapter 17, Modelling the statements",
             statements: [
                 Statement(relations: [handleAllURLs], target: .web(site: "https://example.com")),
                 app("com.example.shop", [Keys.release]),
@@ -96,7 +96,7 @@ struct AssetLinksTests {
             expected: .authorised(statement: 1),
             rule: "statement indexes count every statement of the file, web targets too"),
         VerifyCase(
-            id: "invalid-fingerprint", source: "this book: chapter 04, Which fingerprints?",
+            id: "invalid-fingerprint", source: "this book: chapter 17, Who is authorised? The verifier",
             statements: [app("com.example.shop", [Keys.release])], package: "com.example.shop",
             fingerprint: Keys.sha1, expected: .invalidFingerprint(Keys.sha1),
             rule: "asking with a SHA-1 fingerprint is answered before looking at the file"),
@@ -113,7 +113,7 @@ struct AssetLinksTests {
             expected: .fingerprintNotListed(listed: [Keys.release, Keys.debug.lowercased()]),
             rule: "a Play-installed build carries the Play App Signing key; list what the file writes"),
         VerifyCase(
-            id: "listed-twice", source: "this book: chapter 04, Who is authorised? The verifier",
+            id: "listed-twice", source: "this book: chapter 17, Who is authorised? The verifier",
             statements: [app("com.example.shop", [Keys.release]), app("com.example.shop", [Keys.release])],
             package: "com.example.shop", fingerprint: Keys.debug,
             expected: .fingerprintNotListed(listed: [Keys.release]),
@@ -129,7 +129,7 @@ struct AssetLinksTests {
             expected: .relationMissing(statements: [0]),
             rule: "get_login_creds shares passwords; it does not let the app open links"),
         VerifyCase(
-            id: "first-granting-statement", source: "this book: chapter 04, Who is authorised? The verifier",
+            id: "first-granting-statement", source: "this book: chapter 17, Who is authorised? The verifier",
             statements: [
                 app(
                     "com.example.shop", [Keys.release],

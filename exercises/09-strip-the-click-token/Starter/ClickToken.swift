@@ -24,9 +24,9 @@ func destination(removingClickTokenFrom url: URL) -> URL {
 /// // https://go.example/spring?li2_cid=Ab3
 /// ```
 func deepLink(fromInstallReferrer referrer: String) -> URL? {
-    // TODO: The referrer is `name=value` pairs joined by "&". Find the pair named li2_dl and decode
-    //       its value once. Do not use URLComponents on the whole referrer: it would decode the
-    //       value as a query, and the link's own encoded characters would change meaning.
+    // TODO: The referrer is `name=value` pairs joined by "&". Find the pair named exactly li2_dl
+    //       and percent-decode its value once, no more: the link's own escapes (a `%26` inside it)
+    //       must stay escaped. An empty value, or one without a scheme and a host, is no link.
     return nil
 }
 

@@ -71,6 +71,7 @@ struct DeferredLinkGateTests {
     }
 
     /// Read: chapters/05-deferred-deep-links.md#the-grace-window
+    /// Read: chapters/05-deferred-deep-links.md#exactly-once-per-install
     @Test func aLinkDuringTheWindowCancelsTheLookupAndConsumesTheGate() {
         let clock = TestClock()
         let storage = GateStorage()
@@ -107,7 +108,7 @@ struct DeferredLinkGateTests {
             storage.writes == [true], "the gate is consumed already: a later link must not write it again")
     }
 
-    /// Read: chapters/05-deferred-deep-links.md#the-grace-window
+    /// Read: chapters/05-deferred-deep-links.md#the-rules-as-a-state-machine
     @Test func askingAgainDoesNotRestartTheWindow() {
         let clock = TestClock()
         var gate = DeferredLinkGate(storage: GateStorage(), clock: clock)

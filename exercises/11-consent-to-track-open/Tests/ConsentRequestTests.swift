@@ -30,7 +30,7 @@ struct ConsentRequestTests {
             json: #"{"clipboardStatus":"read","deepLink":"https:\/\/go.example\/spring?li2_cid=Ab3"}"#,
             rule: "whitespace around the link is trimmed before it is sent"),
         AnswerCase(
-            id: "pasted-http", source: "this book: chapter 06, What the answer sends",
+            id: "pasted-http", source: "this book: chapter 19, The answer and its body",
             answer: .pasted("http://go.example/spring?li2_cid=Ab3"),
             json: #"{"clipboardStatus":"read","deepLink":"http:\/\/go.example\/spring?li2_cid=Ab3"}"#,
             rule: "http links count as web links too"),
@@ -39,6 +39,11 @@ struct ConsentRequestTests {
             answer: .pasted("look at https://go.example/spring?li2_cid=Ab3 now"),
             json: #"{"clipboardStatus":"read","li2Domains":["go.example"]}"#,
             rule: "a link inside a sentence does not count: send read with the domains, never the text"),
+        AnswerCase(
+            id: "pasted-link-then-words", source: "this book: chapter 06, What the answer sends",
+            answer: .pasted("https://go.example/spring?li2_cid=Ab3 is the link"),
+            json: #"{"clipboardStatus":"read","li2Domains":["go.example"]}"#,
+            rule: "a link followed by words is a sentence too: with whitespace inside, it is no bare link"),
         AnswerCase(
             id: "pasted-phone-number", source: "this book: chapter 06, What the answer sends",
             answer: .pasted("+44 20 7946 0958"),

@@ -81,6 +81,7 @@ struct DiagnosisTests {
     /// Broken set-ups played against the real mock server: the diagnosis must read its answers.
     /// Read: chapters/08-the-track-open-protocol.md#keys-publishable-and-secret
     /// Read: chapters/08-the-track-open-protocol.md#matches-and-misses
+    /// Read: chapters/08-the-track-open-protocol.md#refusals
     /// Read: chapters/08-the-track-open-protocol.md#trying-it
     /// Read: chapters/11-troubleshooting.md#every-call-fails-with-401
     @Test(.timeLimit(.minutes(1)))

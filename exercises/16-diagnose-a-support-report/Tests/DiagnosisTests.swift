@@ -15,7 +15,7 @@ struct ReportCase: CustomTestStringConvertible, Sendable {
 
     /// The demo shop's working set-up (chapter 11's sessions), changed by `edit`.
     init(
-        _ id: String, source: String, expected: [Finding], rule: String,
+        id: String, source: String, expected: [Finding], rule: String,
         edit: (inout SupportReport) -> Void = { _ in }
     ) {
         var report = Healthy.report
@@ -56,16 +56,16 @@ enum Healthy {
 struct DiagnosisTests {
     static let appIDs: [ReportCase] = [
         ReportCase(
-            "working", source: "this book: chapter 11, The Universal Link does not open the app",
+            id: "working", source: "this book: chapter 11, The Universal Link does not open the app",
             expected: [],
             rule: "a set-up with nothing wrong gets no finding"),
         ReportCase(
-            "debug-bundle-id", source: "this book: chapter 11, A wrong Team ID or bundle ID",
+            id: "debug-bundle-id", source: "this book: chapter 11, A wrong Team ID or bundle ID",
             expected: [.appIDNotListed(appID: "ABCDE12345.com.example.shop.debug", listed: [Healthy.appID])],
             rule: "the app ID is TEAMID.bundleID of the build: a .debug suffix is another app"
         ) { $0.build.bundleID = "com.example.shop.debug" },
         ReportCase(
-            "other-team", source: "this book: chapter 03, When the link opens Safari anyway",
+            id: "other-team", source: "this book: chapter 03, When the link opens Safari anyway",
             expected: [
                 .appIDNotListed(
                     appID: Healthy.appID,
@@ -79,7 +79,7 @@ struct DiagnosisTests {
             ])
         },
         ReportCase(
-            "second-entry", source: "this book: chapter 03, The association file", expected: [],
+            id: "second-entry", source: "this book: chapter 03, The association file", expected: [],
             rule: "every entry of applinks.details counts, not only the first"
         ) {
             $0.associationFile.body = Data(
@@ -87,7 +87,7 @@ struct DiagnosisTests {
                     .utf8)
         },
         ReportCase(
-            "legacy-appid", source: "this book: chapter 03, The association file", expected: [],
+            id: "legacy-appid", source: "this book: chapter 03, The association file", expected: [],
             rule: "an older entry names its one app in appID"
         ) {
             $0.associationFile.body = Data(
@@ -95,11 +95,12 @@ struct DiagnosisTests {
                     .utf8)
         },
         ReportCase(
-            "not-json", source: "this book: chapter 03, Linting the file", expected: [.unreadableFile],
+            id: "not-json", source: "this book: chapter 03, Linting the file", expected: [.unreadableFile],
             rule: "a body that is not JSON cannot name any app"
         ) { $0.associationFile.body = Data("<html>Welcome</html>".utf8) },
         ReportCase(
-            "no-applinks", source: "this book: chapter 03, The association file", expected: [.unreadableFile],
+            id: "no-applinks", source: "this book: chapter 03, The association file",
+            expected: [.unreadableFile],
             rule: "without applinks.details the file says nothing about links"
         ) {
             $0.associationFile.body = Data(
@@ -113,7 +114,7 @@ struct DiagnosisTests {
 
     static let statuses: [ReportCase] = [
         ReportCase(
-            "apex-to-www", source: "this book: chapter 11, A redirect",
+            id: "apex-to-www", source: "this book: chapter 11, A redirect",
             expected: [.redirect(to: "https://www.go.example/.well-known/apple-app-site-association")],
             rule: "a 3xx is a redirect, which Apple does not follow: name where it leads (its Location)"
         ) {
@@ -123,12 +124,12 @@ struct DiagnosisTests {
                 body: Data("<html>Moved</html>".utf8))
         },
         ReportCase(
-            "lower-case-location", source: "RFC 9110 §5.1",
+            id: "lower-case-location", source: "RFC 9110 §5.1",
             expected: [.redirect(to: "https://go.example/aasa.json")],
             rule: "header names compare without case: location is Location"
         ) { $0.associationFile = Fetch(status: 302, headers: ["location": "https://go.example/aasa.json"]) },
         ReportCase(
-            "not-found", source: "this book: chapter 03, When the link opens Safari anyway",
+            id: "not-found", source: "this book: chapter 03, When the link opens Safari anyway",
             expected: [.fileNotServed(status: 404)],
             rule: "any status but 200 and a redirect means the file is not served"
         ) { $0.associationFile = Fetch(status: 404, headers: ["Content-Type": "text/html"]) },
@@ -140,20 +141,20 @@ struct DiagnosisTests {
 
     static let contentTypes: [ReportCase] = [
         ReportCase(
-            "text-html", source: "this book: chapter 11, The wrong content type",
+            id: "text-html", source: "this book: chapter 11, The wrong content type",
             expected: [.wrongContentType("text/html")],
             rule: "anything but application/json fails, even with a perfect body"
         ) { $0.associationFile.headers = ["Content-Type": "text/html"] },
         ReportCase(
-            "none", source: "this book: chapter 03, Hosting the file", expected: [.wrongContentType("")],
+            id: "none", source: "this book: chapter 03, Hosting the file", expected: [.wrongContentType("")],
             rule: "no Content-Type at all is not application/json"
         ) { $0.associationFile.headers = [:] },
         ReportCase(
-            "charset", source: "this book: chapter 11, The wrong content type", expected: [],
+            id: "charset", source: "this book: chapter 11, The wrong content type", expected: [],
             rule: "parameters such as ; charset=utf-8 do no harm, and header names compare without case"
         ) { $0.associationFile.headers = ["content-type": "application/json; charset=utf-8"] },
         ReportCase(
-            "octet-stream-and-wrong-app", source: "this book: chapter 03, Hosting the file",
+            id: "octet-stream-and-wrong-app", source: "this book: chapter 03, Hosting the file",
             expected: [
                 .wrongContentType("application/octet-stream"),
                 .appIDNotListed(appID: Healthy.appID, listed: ["ABCDE12345.com.example.app"]),
@@ -172,27 +173,27 @@ struct DiagnosisTests {
 
     static let entitlements: [ReportCase] = [
         ReportCase(
-            "only-www", source: "this book: chapter 03, The app's half: Associated Domains",
+            id: "only-www", source: "this book: chapter 03, The app's half: Associated Domains",
             expected: [.domainNotInEntitlement("go.example")],
             rule: "www.go.example and go.example are two domains: each needs its own applinks: entry"
         ) { $0.build.associatedDomains = ["applinks:www.go.example"] },
         ReportCase(
-            "developer-mode", source: "this book: chapter 03, The app's half: Associated Domains",
+            id: "developer-mode", source: "this book: chapter 03, The app's half: Associated Domains",
             expected: [],
             rule: "a ?mode=developer suffix still claims the domain"
         ) { $0.build.associatedDomains = ["applinks:go.example?mode=developer"] },
         ReportCase(
-            "webcredentials-only", source: "this book: chapter 03, The app's half: Associated Domains",
+            id: "webcredentials-only", source: "this book: chapter 03, The app's half: Associated Domains",
             expected: [.domainNotInEntitlement("go.example")],
             rule: "only applinks: entries claim a domain for links"
         ) { $0.build.associatedDomains = ["webcredentials:go.example"] },
         ReportCase(
-            "wildcard-not-apex", source: "this book: chapter 03, The app's half: Associated Domains",
+            id: "wildcard-not-apex", source: "this book: chapter 03, The app's half: Associated Domains",
             expected: [.domainNotInEntitlement("go.example")],
             rule: "*.go.example covers every subdomain of go.example, not go.example itself"
         ) { $0.build.associatedDomains = ["applinks:*.go.example"] },
         ReportCase(
-            "wildcard-subdomain", source: "this book: chapter 03, The app's half: Associated Domains",
+            id: "wildcard-subdomain", source: "this book: chapter 03, The app's half: Associated Domains",
             expected: [], rule: "*.go.example covers eu.go.example"
         ) {
             $0.link = URL(string: "https://eu.go.example/summer")!
@@ -207,21 +208,22 @@ struct DiagnosisTests {
 
     static let cdnCopies: [ReportCase] = [
         ReportCase(
-            "cdn-old-file", source: "this book: chapter 11, A stale copy in Apple's cache",
+            id: "cdn-old-file", source: "this book: chapter 11, A stale copy in Apple's cache",
             expected: [.staleCDNCopy],
             rule: "your server's file is right, Apple's copy names another app: the CDN has not caught up"
         ) { $0.cdnCopy = Fetch(status: 200, body: Healthy.file(["ABCDE12345.com.example.old"])) },
         ReportCase(
-            "cdn-has-nothing", source: "this book: chapter 11, A stale copy in Apple's cache",
+            id: "cdn-has-nothing", source: "this book: chapter 11, A stale copy in Apple's cache",
             expected: [.staleCDNCopy],
             rule: "a new domain the CDN has not fetched yet: phones cannot get the file"
         ) { $0.cdnCopy = Fetch(status: 404) },
         ReportCase(
-            "cdn-up-to-date", source: "this book: chapter 11, A stale copy in Apple's cache", expected: [],
+            id: "cdn-up-to-date", source: "this book: chapter 11, A stale copy in Apple's cache",
+            expected: [],
             rule: "a CDN copy that names the app is fine"
         ) { $0.cdnCopy = Fetch(status: 200, body: Healthy.file([Healthy.appID])) },
         ReportCase(
-            "server-wrong-too", source: "this book: chapter 11, A stale copy in Apple's cache",
+            id: "server-wrong-too", source: "this book: chapter 11, A stale copy in Apple's cache",
             expected: [.appIDNotListed(appID: "ABCDE12345.com.example.shop.debug", listed: [Healthy.appID])],
             rule: "blame the CDN only when your own server's file is right"
         ) {
@@ -236,7 +238,7 @@ struct DiagnosisTests {
 
     static let sdkDomains: [ReportCase] = [
         ReportCase(
-            "sdk-lacks-host",
+            id: "sdk-lacks-host",
             source: "this book: chapter 11, The consent sheet shows again after a Universal Link",
             expected: [.domainNotInSDKConfig("go.example")],
             rule: "iOS opens the app, but the resolver ignores a host that is not in deepLinkDomains"
@@ -249,11 +251,12 @@ struct DiagnosisTests {
 
     static let keys: [ReportCase] = [
         ReportCase(
-            "empty-key", source: "this book: chapter 11, Every call fails with 401", expected: [.emptyKey],
+            id: "empty-key", source: "this book: chapter 11, Every call fails with 401",
+            expected: [.emptyKey],
             rule: "an empty publishable key: the build did not get it from its settings"
         ) { $0.build.publishableKey = "" },
         ReportCase(
-            "secret-key", source: "this book: chapter 11, Every call fails with 401",
+            id: "secret-key", source: "this book: chapter 11, Every call fails with 401",
             expected: [.secretKeyInApp],
             rule: "a secret key (li2_sk_) in the app is refused, and leaked"
         ) { $0.build.publishableKey = "li2_sk_demo_8d3b6e0f5a" },
@@ -265,12 +268,12 @@ struct DiagnosisTests {
 
     static let apiRoots: [ReportCase] = [
         ReportCase(
-            "no-version", source: "this book: chapter 11, Every call fails with 404",
+            id: "no-version", source: "this book: chapter 11, Every call fails with 404",
             expected: [.apiRootWithoutVersion],
             rule: "the SDK appends /track/open to the root as it is: without /api/v1 every call is a 404"
         ) { $0.build.apiBaseURL = "https://api.li2.ai" },
         ReportCase(
-            "trailing-slash", source: "this book: chapter 11, Every call fails with 404", expected: [],
+            id: "trailing-slash", source: "this book: chapter 11, Every call fails with 404", expected: [],
             rule: "a trailing / does no harm: the SDK drops it"
         ) { $0.build.apiBaseURL = "https://api.li2.ai/api/v1/" },
     ]
@@ -282,7 +285,7 @@ struct DiagnosisTests {
     /// Read: chapters/11-troubleshooting.md#the-universal-link-does-not-open-the-app
     @Test func findingsComeInTheOrderATapMeetsThem() {
         ReportCase(
-            "everything-wrong", source: "this book: chapter 11, The Universal Link does not open the app",
+            id: "everything-wrong", source: "this book: chapter 11, The Universal Link does not open the app",
             expected: [
                 .domainNotInEntitlement("go.example"),
                 .redirect(to: "https://www.go.example/.well-known/apple-app-site-association"),

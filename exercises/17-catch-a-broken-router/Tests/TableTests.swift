@@ -41,7 +41,9 @@ struct TableTests {
             """, sourceLocation: sourceLocation)
     }
 
-    /// Read: chapters/12-testing-deep-links.md#which-test-proves-what
+    /// Read: chapters/02-routing.md#deciding-what-to-do
+    /// Read: chapters/02-routing.md#patterns
+    /// Read: chapters/02-routing.md#the-route-table
     @Test func everyCaseHoldsForTheBookshopsRouter() {
         for testCase in routerCases {
             guard let url = URL(string: testCase.link) else {
@@ -59,7 +61,7 @@ struct TableTests {
         }
     }
 
-    /// Read: chapters/12-testing-deep-links.md#which-test-proves-what
+    /// Read: chapters/13-inside-the-book.md#proving-it
     @Test func everyCaseHasItsOwnNameAndSaysWhichRuleItPins() {
         let ids = routerCases.map(\.id)
         #expect(

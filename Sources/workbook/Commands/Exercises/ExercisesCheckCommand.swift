@@ -34,8 +34,13 @@ extension ExercisesCommands {
         try session.save(progress)
         let done = session.catalog.exercises.filter(progress.isDone).count
         console.print("\(exercise.numberText) is done (\(done) of \(session.catalog.exercises.count)).")
-        if let next {
-            console.print("Next: \(next.numberText) \(next.title). Run 'workbook exercises next'.")
+        // Whether or not it was the current one, say what comes next, or that the course is done.
+        if let next = next ?? progress.nextToDo(after: exercise, in: session.catalog) {
+            console.print(
+                "Next: \(next.numberText) \(next.title). Run 'workbook exercises show \(next.number)' to read it."
+            )
+        } else {
+            console.print("Every exercise is done: that is the whole course.")
         }
         return .success
     }

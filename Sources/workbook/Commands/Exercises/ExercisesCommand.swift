@@ -3,24 +3,27 @@ import Exercises
 import Foundation
 import LiterateCLI
 
-/// `workbook exercises`: the new hire's practice loop (`list`, `next`, `check`, `hint`, `watch`,
-/// `reset`) and the instructor's proofs (`verify`, `grade`).
+/// `workbook exercises`: the new hire's practice loop (`list`, `show`, `next`, `check`, `hint`,
+/// `watch`, `reset`) and the instructor's proofs (`verify`, `grade`).
 let exercisesCommand = Command(
     CommandSpec(
         name: "exercises",
         abstract:
             "Practise what the chapters teach: list, check, hint, watch; verify and grade for instructors.",
         discussion: """
-            Each exercise is a folder exercises/NN-slug/ with a README (the task and its hints), a
-            starter, a reference solution and tests. You work in exercises/NN-slug/Work/, a copy of
-            the starter that git ignores, created the first time you check it. Progress is kept in
+            Each exercise is a folder exercises/NN-slug/ with a README (the task), HINTS.md (its
+            hints, apart so that reading the task gives none away), a starter, a reference
+            solution and tests. You work in exercises/NN-slug/Work/, a copy of the starter that
+            git ignores, created the first time you check it. Progress is kept in
             .exercises-state.json at the repository root.
 
-            Start with 'workbook exercises list', read the README of the current exercise, edit
-            its Work/ folder, and run 'workbook exercises check' (or 'watch') until it passes.
+            Start with 'workbook exercises list', read the current exercise's task with
+            'workbook exercises show', edit its Work/ folder, and run 'workbook exercises check'
+            (or 'watch') until it passes.
             """),
     subcommands: [
-        ExercisesCommands.list, ExercisesCommands.next, ExercisesCommands.check, ExercisesCommands.hint,
+        ExercisesCommands.list, ExercisesCommands.show, ExercisesCommands.next, ExercisesCommands.check,
+        ExercisesCommands.hint,
         ExercisesCommands.watch, ExercisesCommands.reset, ExercisesCommands.verify, ExercisesCommands.grade,
     ])
 

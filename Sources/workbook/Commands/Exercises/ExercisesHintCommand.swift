@@ -9,8 +9,8 @@ extension ExercisesCommands {
             name: "hint",
             abstract: "Reveal the next hint of an exercise.",
             discussion: """
-                Each call reveals one more of the README's hints, in order, and remembers how many
-                you have seen (the README folds them, so that reading it gives nothing away).
+                Each call reveals one more of the exercise's hints (its HINTS.md), in order, and
+                remembers how many you have seen, so that reading the task gives nothing away.
                 """,
             arguments: [
                 ArgumentSpec(
@@ -23,7 +23,9 @@ extension ExercisesCommands {
         let exercise = try session.exercise(arguments[0], progress: progress)
         let hints = exercise.hints
         guard !hints.isEmpty else {
-            console.print("\(exercise.numberText) has no hints; its README explains the task.")
+            console.print(
+                "\(exercise.numberText) has no hints; 'workbook exercises show \(exercise.number)' prints the task."
+            )
             return .success
         }
         // The count was read within 0...hints.count; past the last hint, the last one again.

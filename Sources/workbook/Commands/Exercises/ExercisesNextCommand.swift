@@ -30,16 +30,7 @@ extension ExercisesCommands {
         progress.current = exercise.id
         try session.save(progress)
         try session.ensureWork(exercise)
-        let done = session.catalog.exercises.filter(progress.isDone).count
-        console.print(
-            "\(exercise.numberText) \(exercise.title) (\(done) of \(session.catalog.exercises.count) done)")
-        console.print("  read:  \(session.display(exercise.readme))")
-        console.print("  edit:  \(session.display(exercise.work))/")
-        console.print("  check: workbook exercises check \(exercise.number)   (or: workbook exercises watch)")
-        if let task = exercise.task {
-            console.print("")
-            console.print(task)
-        }
+        for line in session.overview(exercise, progress: progress) { console.print(line) }
         return .success
     }
 }

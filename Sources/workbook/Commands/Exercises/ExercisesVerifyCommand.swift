@@ -10,8 +10,9 @@ extension ExercisesCommands {
             abstract: "Prove every exercise sound: the starter compiles and fails, the solution passes.",
             discussion: """
                 For every exercise (or the ones named): the starter compiles, the starter fails at
-                least one test, the reference solution passes all of them, the README has at least
-                two hints, the starter carries '// TODO' markers, and every test names the chapter
+                least one test, the reference solution passes all of them, HINTS.md has at least
+                two hints (and the README, which holds the task, none), the starter carries
+                '// TODO' markers, and every test names the chapter
                 section that explains its rule ('/// Read: chapters/NN-slug.md#section'). All starters
                 are built as one generated package and all solutions as another, each tested in
                 one run. Prints a table; exit status 1 when any exercise breaks a promise.
