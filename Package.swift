@@ -131,10 +131,19 @@ let package = Package(
         // Console transcripts (`console` blocks) run and compared, against the book's mock server.
         .target(
             name: "ConsoleCheck",
-            dependencies: ["HTTPCore", "Literate", "MockServer", "ProcessRunner", "Simulator", "StrictJSON"]
+            dependencies: [
+                "HTTPCore", "Lab", "Literate", "MockServer", "ProcessRunner", "Simulator", "StrictJSON",
+            ]
         ),
         // `workbook doctor`: a domain's association files fetched and checked per platform.
         .target(name: "Doctor", dependencies: ["CommandLineKit", "DeepLinkCore", "Literate", "StrictJSON"]),
+        // The Link Lab: the matchers' and linters' answers the CLI prints and the server's lab routes give.
+        .target(
+            name: "Lab",
+            dependencies: [
+                "AttributionService", "CommandLineKit", "DeepLinkCore", "Doctor", "HTTPCore", "MockServer",
+                "ProcessRunner", "StrictJSON",
+            ]),
         // The exercises: catalog, generated packages, test runs, progress, reports and grading.
         .target(
             name: "Exercises",
@@ -163,7 +172,8 @@ let package = Package(
         .target(
             name: "Serve",
             dependencies: [
-                "BookChecks", "CommandLineKit", "HTTPCore", "LiterateCLI", "LiveSite", "MicroHTTPDServer",
+                "BookChecks", "CommandLineKit", "HTTPCore", "Lab", "LiterateCLI", "LiveSite",
+                "MicroHTTPDServer",
                 "MockServer",
                 "SDKReference", "Simulator",
             ]
@@ -173,7 +183,7 @@ let package = Package(
             name: "workbook",
             dependencies: [
                 "LiterateCLI", "CommandLineKit", "Literate", "DeepLinkCore", "MockServer", "Weave",
-                "BookChecks", "Doctor", "Exercises", "LiveSite", "SDKReference", "Serve",
+                "BookChecks", "Doctor", "Exercises", "Lab", "LiveSite", "SDKReference", "Serve",
             ]
         ),
 
@@ -218,11 +228,18 @@ let package = Package(
         .testTarget(
             name: "MockServerTests",
             dependencies: [
-                "MockServer", "MockServerTesting", "Simulator", "AttributionService", "HTTPCore",
+                "MockServer", "MockServerTesting", "Simulator", "Lab", "AttributionService", "HTTPCore",
                 "MicroHTTPDServer",
                 "EventLog", "DeepLinkCore", "StrictJSON", "workbook", "TestSupport", "ProcessRunner",
             ]
         ),
+        .testTarget(
+            name: "LabTests",
+            dependencies: [
+                "Lab", "AttributionService", "DeepLinkCore", "Doctor", "EventLog", "HTTPCore",
+                "MicroHTTPDServer",
+                "MockServer", "MockServerTesting", "StrictJSON", "TestSupport", "Weave",
+            ]),
         .testTarget(
             name: "SimulatorTests",
             dependencies: [
@@ -273,7 +290,9 @@ let package = Package(
             dependencies: [
                 "workbook", "literate", "HTTPCore", "MicroHTTPDServer", "Literate", "CommandLineKit",
                 "DeepLinkCore",
-                "MockServer", "Doctor", "SDKReference", "TestSupport", "Weave",
+                "MockServer", "MockServerTesting", "Doctor", "Lab", "SDKReference", "StrictJSON",
+                "TestSupport",
+                "Weave",
             ],
             exclude: ["Fixtures"]
         ),

@@ -37,7 +37,9 @@ package struct ConsoleChecker: SnippetChecker {
     /// Every run hands out the same tokens, so transcripts can show them.
     static let seed: UInt64 = 8
     /// What a reader types to reach `./wb serve` on its default port.
-    static let readerAddresses = ["http://localhost:8080", "http://127.0.0.1:8080"]
+    static let readerAddresses = ["localhost", "127.0.0.1"].map {
+        "http://\($0):\(MockServerRuntime.defaultPort)"
+    }
 
     package init(bookFolder: URL?, commandTimeout: Duration = .seconds(20)) {
         (self.bookFolder, self.commandTimeout) = (bookFolder, commandTimeout)

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import HTTPCore
+import Lab
 import MockServer
 import Simulator
 
@@ -38,7 +39,7 @@ package final class ConsoleSession: @unchecked Sendable {
         options.seed = seed
         options.logRequests = false
         options.logger = .silent
-        options.routeProviders = [SimulatorRoutes()]
+        options.routeProviders = [SimulatorRoutes(), LabRoutes()]
         let runtime = MockServerRuntime(options: options)
         let started = blocking { () async -> Result<String, StartFailure> in
             do throws(MockServerRuntime.StartError) {

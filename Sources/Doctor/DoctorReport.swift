@@ -6,13 +6,13 @@ import StrictJSON
 /// The facts `workbook doctor` keeps from one HTTP response.
 package struct FetchedResponse: Equatable, Sendable {
     /// The URL that was requested (never the target of a redirect: none is followed).
-    var url: URL
-    var statusCode: Int
+    package var url: URL
+    package var statusCode: Int
     /// The `Location` header, if any.
-    var location: String?
+    package var location: String?
     /// The `Content-Type` header, if any.
-    var contentType: String?
-    var body: Data
+    package var contentType: String?
+    package var body: Data
 
     init(url: URL, statusCode: Int, location: String? = nil, contentType: String?, body: Data) {
         (self.url, self.statusCode, self.location, self.contentType, self.body) = (

@@ -3,7 +3,7 @@ import Foundation
 /// A workshop at a glance: one row per learner, one column per exercise, the hints each learner
 /// revealed, and per exercise how many passed, so that an instructor sees where the class is
 /// stuck. Written by `workbook exercises grade` as `class.md`, `class.json` and `class.csv`.
-package struct ClassReport: Codable, Sendable {
+package struct ClassReport: Codable, Sendable, JSONReport {
     /// One learner: their grade report, or why there is none.
     package struct Learner: Codable, Sendable {
         /// Unique in the report: the folder's name, with its parent's when two folders share one.
@@ -141,14 +141,6 @@ package struct ClassReport: Codable, Sendable {
             ]
         }
         return lines.joined(separator: "\n") + "\n"
-    }
-
-    package func json() throws -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        var data = try encoder.encode(self)
-        data.append(UInt8(ascii: "\n"))
-        return data
     }
 
     /// One row per learner: the status of each exercise (`failed:3` with its failing tests), the

@@ -135,8 +135,23 @@ package enum VerifyTable {
     }
 }
 
+/// A report `workbook exercises grade` writes as JSON (`report.json`, `class.json`).
+package protocol JSONReport: Encodable {}
+
+extension JSONReport {
+    /// The report as a file holds it: pretty-printed, keys sorted, slashes as they are, and a
+    /// final line break.
+    package func json() throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        var data = try encoder.encode(self)
+        data.append(UInt8(ascii: "\n"))
+        return data
+    }
+}
+
 /// The report `workbook exercises grade` writes, as JSON (`report.json`) and Markdown (`report.md`).
-package struct GradeReport: Codable, Sendable {
+package struct GradeReport: Codable, Sendable, JSONReport {
     package struct Summary: Codable, Sendable {
         package var exercises: Int
         package var passed: Int
@@ -211,14 +226,6 @@ package struct GradeReport: Codable, Sendable {
             failed: reports.filter { ["failed", "stopped", "not-run"].contains($0.status) }.count,
             doesNotCompile: reports.filter { $0.status == "does-not-compile" }.count,
             notAttempted: reports.filter { $0.status == "not-attempted" }.count)
-    }
-
-    package func json() throws -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        var data = try encoder.encode(self)
-        data.append(UInt8(ascii: "\n"))
-        return data
     }
 
     package func markdown() -> String {

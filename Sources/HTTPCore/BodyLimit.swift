@@ -7,15 +7,44 @@ import Foundation
 /// (``admit(declaredLength:)``), and counts the pieces of a chunked body as they arrive
 /// (``BodyAccumulator``), so it never buffers more than the limit.
 ///
+/// A few routes take files rather than small objects (the Link Lab's): an ``Override`` gives the
+/// paths under a prefix a limit of their own, and ``forPath(_:)`` picks the one a request gets.
+///
 /// ```swift
 /// let limit = BodyLimit(maxBytes: 65_536)
 /// try limit.admit(declaredLength: 70_000)  // throws HTTPError 413
+/// let lab = BodyLimit(overrides: [.init(pathPrefix: "/api/v1/lab/", maxBytes: 1_572_864)])
+/// lab.forPath("/api/v1/lab/aasa").maxBytes  // 1572864
 /// ```
 public struct BodyLimit: Equatable, Sendable {
     public var maxBytes: Int
+    /// Other limits for the paths under some prefixes; the longest matching prefix wins.
+    public var overrides: [Override]
 
-    public init(maxBytes: Int = 65_536) {
+    /// A limit for the paths that start with `pathPrefix`.
+    public struct Override: Equatable, Sendable {
+        public var pathPrefix: String
+        public var maxBytes: Int
+
+        public init(pathPrefix: String, maxBytes: Int) {
+            (self.pathPrefix, self.maxBytes) = (pathPrefix, maxBytes)
+        }
+    }
+
+    public init(maxBytes: Int = 65_536, overrides: [Override] = []) {
         self.maxBytes = maxBytes
+        self.overrides = overrides
+    }
+
+    /// The limit for a request to `path`: the longest override whose prefix it starts with,
+    /// otherwise ``maxBytes``.
+    public func forPath(_ path: String) -> BodyLimit {
+        guard
+            let match = overrides.filter({ path.hasPrefix($0.pathPrefix) }).max(by: {
+                $0.pathPrefix.count < $1.pathPrefix.count
+            })
+        else { return BodyLimit(maxBytes: maxBytes) }
+        return BodyLimit(maxBytes: match.maxBytes)
     }
 
     /// Checks the `Content-Length` a client declared, before reading the body.

@@ -34,6 +34,9 @@ package enum BookSite {
         let document = options.bookRoot.appendingPathComponent(openAPIPath)
         options.themePages =
             FileManager.default.fileExists(atPath: document.path)
-            ? [ThemePage(file: "simulator.md", kind: "simulator", homeHeading: "On the mock server")] : []
+            ? [
+                ThemePage(file: "simulator.md", kind: "simulator", homeHeading: "On the mock server"),
+                ThemePage(file: "lab.md", kind: "lab", homeHeading: "On the mock server"),
+            ] : []
     }
 }

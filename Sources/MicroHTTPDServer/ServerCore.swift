@@ -147,7 +147,7 @@ final class ServerCore: @unchecked Sendable {
             do {
                 try headLimits.check(targetLength: state.targetLength, headers: state.headers)
                 try RequestFraming.check(headers: state.headers, version: version)
-                try bodyLimit.admit(headers: state.headers)
+                try bodyLimit.forPath(state.path).admit(headers: state.headers)
             } catch {
                 // Answering now makes libmicrohttpd skip the body (and any 100-continue)
                 // and close the connection after the response.
@@ -283,7 +283,7 @@ final class ServerCore: @unchecked Sendable {
             method: HTTPMethod(rawValue: method), path: url, query: query,
             headers: HTTPHeaders(headers.map { HTTPHeaders.Field(name: $0.name, value: $0.value ?? "") }),
             targetLength: RequestHeadLimits.targetLength(path: url, query: rawQuery),
-            remoteAddress: remote, limit: bodyLimit, connection: connection)
+            remoteAddress: remote, limit: bodyLimit.forPath(url), connection: connection)
     }
 
     private final class Collected {

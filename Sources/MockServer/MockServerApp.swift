@@ -43,6 +43,8 @@ public struct MockServerApp: HTTPResponder {
         self.recorder = EventRecorder(store: eventStore)
         self.wellKnown = try WellKnownFiles(configuration: configuration)
         self.testClock = testClock
+        var bodyLimit = bodyLimit
+        bodyLimit.overrides += routeProviders.flatMap(\.bodyLimits)
         self.bodyLimit = bodyLimit
         let handlers = Handlers(
             service: service, recorder: recorder, wellKnown: wellKnown, testClock: testClock,
@@ -90,8 +92,9 @@ public struct MockServerApp: HTTPResponder {
     public func respond(to request: HTTPRequest) async -> HTTPResponse {
         // The server refuses an oversize body before reading it; this catches one handed over
         // in process, so both paths answer alike.
-        guard request.body.count <= bodyLimit.maxBytes else {
-            return HTTPError.payloadTooLarge(limit: bodyLimit.maxBytes).response
+        let limit = bodyLimit.forPath(request.path).maxBytes
+        guard request.body.count <= limit else {
+            return HTTPError.payloadTooLarge(limit: limit).response
         }
         return await responder.respond(to: request)
     }

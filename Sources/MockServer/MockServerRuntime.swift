@@ -16,9 +16,14 @@ import SystemErrors
 /// await runtime.stop()  // requests in flight finish, events are flushed, the log is closed
 /// ```
 public final class MockServerRuntime: @unchecked Sendable {
+    /// The port `workbook serve` listens on unless told otherwise: the one place it is declared.
+    /// The console checker rewrites the addresses on it in the chapters' transcripts, which keep
+    /// it written out for the reader to copy (a test holds them to this value).
+    public static let defaultPort = 8080
+
     public struct Options: Sendable {
         public var host = "127.0.0.1"
-        public var port = 8080
+        public var port = MockServerRuntime.defaultPort
         public var configuration: ServerConfiguration
         public var dataDirectory: URL
         /// Delete the data folder's contents first.
@@ -126,6 +131,8 @@ public final class MockServerRuntime: @unchecked Sendable {
             throw .configuration(error)
         }
         var configuration = HTTPServer.Configuration()
+        // The app's limit, with the providers' overrides (the lab's larger bodies) in it.
+        configuration.bodyLimit = app.bodyLimit
         configuration.logger = options.logger
         configuration.tls = options.tls
         if let limits = options.configuration.limits {

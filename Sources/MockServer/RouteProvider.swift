@@ -22,4 +22,13 @@ import HTTPCore
 public protocol RouteProvider: Sendable {
     /// The routes to add to an app built from `configuration` around `service`.
     func routes(configuration: ServerConfiguration, service: AttributionService) -> [HTTPRoute]
+
+    /// Body limits of the provider's own paths, where the server's 64 KiB does not fit (the
+    /// lab's routes take whole files). The app and the HTTP engine apply them.
+    var bodyLimits: [BodyLimit.Override] { get }
+}
+
+extension RouteProvider {
+    /// None: the provider's routes take what every route takes.
+    public var bodyLimits: [BodyLimit.Override] { [] }
 }

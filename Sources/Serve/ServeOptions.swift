@@ -1,6 +1,7 @@
 import BookChecks
 import CommandLineKit
 import Foundation
+import Lab
 import LiterateCLI
 import LiveSite
 import MicroHTTPDServer
@@ -45,8 +46,11 @@ package enum ServeOptions {
         options.requestBodyTimeoutSeconds = try timeout(
             arguments.value("request-body-timeout"), flag: "request-body-timeout")
         options.maxConnectionsPerAddress = try perAddressLimit(arguments.value("max-connections-per-address"))
-        // The deferred-flow simulator's routes: it runs the real SDK, which the server does not link.
-        options.routeProviders = [SimulatorRoutes()]
+        // The deferred-flow simulator's routes (it runs the real SDK, which the server does not
+        // link) and the Link Lab's (`--lab-fetch-private` lets its doctor fetch from this machine).
+        options.routeProviders = [
+            SimulatorRoutes(), LabRoutes(allowPrivateFetches: arguments.flag("lab-fetch-private")),
+        ]
         if let certificate, let key {
             options.tls = HTTPServer.TLSFiles(certificatePath: certificate, privateKeyPath: key)
         }
@@ -105,7 +109,7 @@ package enum ServeOptions {
     }
 
     static func portNumber(_ text: String?) throws -> Int {
-        guard let text else { return 8080 }
+        guard let text else { return MockServerRuntime.defaultPort }
         guard let port = Int(text), (0...65_535).contains(port) else {
             throw CommandError.usage("--port needs a number from 0 to 65535", command: command)
         }

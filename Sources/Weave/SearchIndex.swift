@@ -172,8 +172,7 @@ public enum SearchIndex {
         /// For each section, the words it holds in fours: the word's place in `words`, whether
         /// the heading has it (0 or 1), how often the prose does, how often code does.
         var counts: [[Int32]]
-        /// What the page's weights are divided by: 2 for a page that practises what another
-        /// explains (an exercise), so that the chapter comes first; 1 for the rest.
+        /// What the page's weights are divided by (``SearchWeight/divisor(practice:)``).
         var divisor = 1
 
         /// The part of a page that is not indexed.
@@ -189,7 +188,8 @@ public enum SearchIndex {
         var counter = SearchTerms.Counter()
         let counts = sections.map { counter.count($0, synonyms: synonyms) }
         return Part(
-            entries: entries(sections), words: counter.words, counts: counts, divisor: practice ? 2 : 1)
+            entries: entries(sections), words: counter.words, counts: counts,
+            divisor: SearchWeight.divisor(practice: practice))
     }
 
     /// The sections as JSON objects separated by commas.

@@ -31,12 +31,7 @@ public struct SearchSynonyms: Sendable, Equatable {
 
     /// Reads the theme's file; a group must have two members or more.
     public init(json text: String) throws(WeaveMessage) {
-        let file: File
-        do {
-            file = try JSONDecoder().decode(File.self, from: Data(text.utf8))
-        } catch {
-            throw .invalidSynonyms(detail: "\(error)")
-        }
+        let file = try Theme.decode(File.self, json: text, invalid: WeaveMessage.invalidSynonyms)
         if let short = file.groups.first(where: { $0.filter { !Self.words($0).isEmpty }.count < 2 }) {
             throw .invalidSynonyms(detail: "a group needs two words or phrases or more: \(short)")
         }

@@ -7,16 +7,41 @@ import Foundation
 /// (1). So `pattern` finds the sections that speak of patterns before those that merely use
 /// `pathAdvancedPattern`, and a name the prose explains ranks above the code that uses it; among
 /// equals, the section that comes first in the book comes first. An exercise's page weighs half
-/// (``SearchIndex/Part/divisor``): it practises what a chapter explains, so the chapter leads.
+/// (``divisor(practice:)``): it practises what a chapter explains, so the chapter leads.
+///
+/// Every weight of the index is declared here, and so is the query's side of the ranking
+/// (``SearchPostings/search(_:limit:)``, which `site/assets/site.js` runs step for step).
 struct SearchWeight: Sendable, Equatable {
     var inTitle = false
     var inProse = 0
     var inCode = 0
     var asPart = false
 
+    /// A word of the heading.
+    static let title = 80
+    /// Each occurrence in the prose, up to ``proseCounted``.
+    static let prose = 8
+    static let proseCounted = 4
+    /// Each occurrence in code, up to ``codeCounted``, where the prose is silent.
+    static let code = 2
+    static let codeCounted = 3
+    /// A longer name that holds the word, where neither prose nor code has it.
+    static let part = 1
+    /// What an exercise's page divides its weights by.
+    static let practiceDivisor = 2
+
     var value: Int {
-        let body = inProse > 0 ? min(inProse, 4) * 8 : inCode > 0 ? min(inCode, 3) * 2 : asPart ? 1 : 0
-        return (inTitle ? 80 : 0) + body
+        let body =
+            inProse > 0
+            ? min(inProse, Self.proseCounted) * Self.prose
+            : inCode > 0 ? min(inCode, Self.codeCounted) * Self.code : asPart ? Self.part : 0
+        return (inTitle ? Self.title : 0) + body
+    }
+
+    /// What a page's weights are divided by: ``practiceDivisor`` for a page that practises what
+    /// another explains (an exercise), so that the chapter comes first; 1 for the rest.
+    static func divisor(practice: Bool) -> Int {
+        practice ? practiceDivisor : 1
     }
 }
 

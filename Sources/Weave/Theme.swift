@@ -97,6 +97,20 @@ public struct Theme: Sendable {
     }
 }
 
+extension Theme {
+    /// One of the theme's JSON files (`glossary.json`, `search-synonyms.json`) decoded; what the
+    /// decoder objects to becomes the detail of the file's own message.
+    static func decode<File: Decodable>(
+        _ type: File.Type, json text: String, invalid: (_ detail: String) -> WeaveMessage
+    ) throws(WeaveMessage) -> File {
+        do {
+            return try JSONDecoder().decode(type, from: Data(text.utf8))
+        } catch {
+            throw invalid("\(error)")
+        }
+    }
+}
+
 /// The glossary's terms, from the theme's `glossary.json`:
 ///
 /// ```json
@@ -126,12 +140,7 @@ public struct Glossary: Sendable, Equatable {
     }
 
     public init(json text: String) throws(WeaveMessage) {
-        let file: File
-        do {
-            file = try JSONDecoder().decode(File.self, from: Data(text.utf8))
-        } catch {
-            throw .invalidGlossary(detail: "\(error)")
-        }
+        let file = try Theme.decode(File.self, json: text, invalid: WeaveMessage.invalidGlossary)
         intro = file.intro ?? ""
         terms = file.terms
         self.text = text

@@ -3,6 +3,7 @@ import DeepLinkCore
 import EventLog
 import Foundation
 import HTTPCore
+import Lab
 import MockServer
 import MockServerTesting
 import Simulator
@@ -175,7 +176,8 @@ struct WellKnownFileTests {
 
 struct OpenAPITests {
     /// The routes are the router's own, as `workbook serve --test-clock` has them: the API's,
-    /// the test clock's, the simulator's (which it hands to the router) and the short links'.
+    /// the test clock's, the simulator's and the lab's (which they hand to the router) and the
+    /// short links'.
     @Test func theDocumentIsOpenAPI31AndDescribesExactlyTheRoutesTheRouterHas() throws {
         let document = try #require(
             try JSONSerialization.jsonObject(with: ServerResources.openAPIDocument) as? [String: Any])
@@ -187,7 +189,7 @@ struct OpenAPITests {
                 documented.insert("\(method.uppercased()) \(path)")
             }
         }
-        let app = try TestServer.makeApp(testClock: true, routeProviders: [SimulatorRoutes()])
+        let app = try TestServer.makeApp(testClock: true, routeProviders: [SimulatorRoutes(), LabRoutes()])
         let routes = app.router.routes.map(\.description)
         #expect(routes.count == Set(routes).count, "a route is declared twice: \(routes)")
         #expect(documented == Set(routes))

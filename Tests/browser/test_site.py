@@ -10,15 +10,20 @@ The tests run in the order of this file, and each opens its own pages; names say
 Screenshots (home, a chapter, the simulator, and the page of any failure) go to --out.
 """
 
+import base64
 import json
+import os
 import re
 import shutil
 import time
 from pathlib import Path
-from urllib.parse import urlsplit
+from urllib.parse import parse_qs, urlsplit
 
+import pytest
 from selenium.common.exceptions import WebDriverException
+from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select
 
 REPOSITORY = Path(__file__).resolve().parents[2]
@@ -270,6 +275,349 @@ def test_simulator_routes_a_new_intent_once_when_the_phone_turns(browser):
     assert "has decided once" in state, f"the state does not say the router decided once: {state!r}"
 
 
+# The Link Lab (lab.html): the book's matchers and linters asked about pasted files.
+
+FIVE_MISTAKES = """{
+  "applinks": {
+    "details": [
+      {
+        "appIDs": ["com.example.app", "abcde12345.com.example.app"],
+        "components": [
+          { "/": "/#/market/*" },
+          { "/": "*" },
+          { "/": "/buy/*", "caseSensitve": false }
+        ]
+      }
+    ]
+  }
+}"""
+
+LAB_FIELDS = ["lab-ios-url", "lab-ios-aasa", "lab-ios-entitlements", "lab-android-url", "lab-android-api",
+              "lab-android-target", "lab-android-manifest", "lab-android-assetlinks", "lab-android-package",
+              "lab-android-fingerprint", "lab-domain-url", "lab-compare-url"]
+
+
+def open_lab(browser, query=""):
+    """Opens the lab and waits until it has found the server and restored or filled its state."""
+    driver = browser.open("/lab.html" + query)
+    browser.wait(lambda d: d.find_element(By.ID, "lab").get_attribute("data-ready") == "true",
+                 lambda: f"the lab to be ready (it says {driver.find_element(By.ID, 'lab-message').text!r})")
+    return driver
+
+
+def lab_answer(browser, tab):
+    """The result of the tab's check once it answered; fails when the check failed."""
+    result = browser.driver.find_element(By.ID, f"lab-{tab}-result")
+    browser.wait(lambda d: result.get_attribute("data-state") not in (None, "", "asking"),
+                 lambda: f"the {tab} check to answer (result: {result.text!r})")
+    assert result.get_attribute("data-state") == "done", f"the {tab} check failed: {result.text!r}"
+    return result
+
+
+def verdict_of(result):
+    return result.find_element(By.CSS_SELECTOR, ".lab-verdict-text").text.strip()
+
+
+def lab_fields(driver):
+    return {name: driver.find_element(By.ID, name).get_attribute("value") for name in LAB_FIELDS}
+
+
+def selected_tab(driver):
+    selected = driver.find_element(By.CSS_SELECTOR, "#lab [role='tab'][aria-selected='true']")
+    return selected.get_attribute("data-lab-tab")
+
+
+def press(driver, *keys):
+    """Keys to whatever has the focus (through the browser's input, not into an element: a file
+    field would take them for a file name)."""
+    ActionChains(driver).send_keys(*keys).perform()
+
+
+def click(driver, element_id):
+    """Clicks a control of the lab after scrolling it clear of the page's sticky header."""
+    control = driver.find_element(By.ID, element_id)
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", control)
+    control.click()
+    return control
+
+
+def tab_to(browser, selector, limit=30):
+    """Presses Tab until the focused element matches `selector`, as a keyboard user would."""
+    driver = browser.driver
+    for _ in range(limit):
+        if driver.execute_script("return document.activeElement.matches(arguments[0])", selector):
+            return driver.switch_to.active_element
+        press(driver, Keys.TAB)
+    active = driver.execute_script("return document.activeElement.outerHTML.slice(0, 120)")
+    raise AssertionError(f"{limit} presses of Tab did not reach {selector} (focus is on {active})")
+
+
+def test_lab_shows_the_verdict_first_and_marks_the_line_of_each_finding(browser):
+    driver = open_lab(browser)
+    assert selected_tab(driver) == "ios", "the lab opens on the iOS tab"
+    driver.find_element(By.ID, "lab-ios-url").send_keys("https://example.com/buy/42")
+    driver.find_element(By.ID, "lab-ios-aasa").send_keys(FIVE_MISTAKES)
+    click(driver, "lab-ios-check")
+    result = lab_answer(browser, "ios")
+    verdict = verdict_of(result)
+    assert verdict.startswith(
+        "Opens com.example.app and abcde12345.com.example.app: details[0], rule components[1]"), (
+        f"the verdict says {verdict!r}")
+    # The verdict comes first, then the findings, errors first.
+    blocks = [e.get_attribute("class") for e in result.find_elements(By.XPATH, "./*")]
+    assert blocks[0] == "lab-verdict" and "lab-findings" in blocks[1], f"the answer's order: {blocks}"
+    findings = result.find_elements(By.CSS_SELECTOR, ".lab-finding")
+    codes = [f.get_attribute("data-code") for f in findings]
+    assert codes[:2] == ["aasa.appid-format", "aasa.appid-format"] and "aasa.unknown-key" in codes, (
+        f"the findings are {codes}")
+    first = findings[0]
+    assert first.get_attribute("data-line") == "5", (
+        f"the app ID's finding is on line {first.get_attribute('data-line')}")
+    line = driver.find_element(By.ID, "lab-ios-aasa-line-5")
+    assert "lab-line-flagged" in line.get_attribute("class") and line.get_attribute("data-severity") == "error", (
+        f"line 5 is not marked as an error: {line.get_attribute('class')}")
+    assert "com.example.app" in line.text and line.is_displayed(), f"line 5 of the view shows {line.text!r}"
+    flagged = [e.get_attribute("data-line")
+               for e in driver.find_elements(By.CSS_SELECTOR, "#lab-ios-aasa-lines .lab-line-flagged")]
+    assert flagged and set(flagged) <= {str(n) for n in range(1, 15)}, f"flagged lines {flagged}"
+    # A finding's line link puts the cursor on that line of the field.
+    first.find_element(By.CSS_SELECTOR, ".lab-goto").click()
+    field = driver.find_element(By.ID, "lab-ios-aasa")
+    start = driver.execute_script("return arguments[0].selectionStart", field)
+    value = field.get_attribute("value")
+    assert value.count("\n", 0, start) == 4, f"the cursor is on line {value.count(chr(10), 0, start) + 1}"
+    assert "lab-line-current" in line.get_attribute("class"), "the line link does not mark the line"
+    browser.screenshot("lab-ios")
+    browser.check_page_health()
+
+
+def test_lab_finding_links_to_the_section_that_explains_it(browser):
+    driver = open_lab(browser, "?example=ios-lint")
+    result = lab_answer(browser, "ios")
+    finding = result.find_element(By.CSS_SELECTOR, ".lab-finding[data-code='aasa.appid-format']")
+    read = finding.find_element(By.CSS_SELECTOR, "a.lab-read")
+    href = urlsplit(read.get_attribute("href"))
+    assert href.path.endswith("/chapters/03-universal-links.html") and href.fragment == "linting-the-file", (
+        f"the finding links {read.get_attribute('href')}")
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", read)
+    read.click()
+    browser.wait(lambda d: urlsplit(d.current_url).path.endswith("/chapters/03-universal-links.html"),
+                 "the chapter to open")
+    assert urlsplit(driver.current_url).fragment == "linting-the-file", (
+        f"the chapter opened at {driver.current_url}")
+    heading = driver.find_element(By.ID, "linting-the-file")
+    assert heading.tag_name == "h2" and "Linting the file" in heading.text, (
+        f"#linting-the-file is {heading.text!r}")
+    browser.check_page_health()
+
+
+def test_lab_permalink_reopens_the_same_state(browser):
+    driver = open_lab(browser, "?example=android-api-level")
+    assert selected_tab(driver) == "android", "the example opens the Android tab"
+    result = lab_answer(browser, "android")
+    assert verdict_of(result).startswith("Opens com.example.shop.MainActivity"), (
+        f"on API 34 the checkout opens the app: {verdict_of(result)!r}")
+    ignored = result.find_element(By.CSS_SELECTOR, ".lab-ignored").text
+    assert "uri-relative-filter-group" in ignored, f"the filter does not say what API 34 ignores: {ignored!r}"
+    level = driver.find_element(By.ID, "lab-android-api")
+    level.clear()
+    level.send_keys("35")
+    click(driver, "lab-android-check")
+    result = lab_answer(browser, "android")
+    verdict = verdict_of(result)
+    assert verdict.startswith("No intent filter takes"), f"on API 35 the checkout stays out: {verdict!r}"
+    before = lab_fields(driver)
+    click(driver, "lab-make-permalink")
+    permalink = browser.wait(lambda d: d.find_element(By.ID, "lab-permalink").get_attribute("value"),
+                             "the permalink")
+    assert urlsplit(permalink).path.endswith("/lab.html") and urlsplit(permalink).fragment.startswith("lab="), (
+        f"the permalink is {permalink[:120]}")
+    assert len(urlsplit(permalink).fragment) <= 64 * 1024
+
+    driver.get("about:blank")
+    driver = browser.open_url(permalink, "/lab.html#lab=…")
+    browser.wait(lambda d: d.find_element(By.ID, "lab").get_attribute("data-ready") == "true", "the lab to reopen")
+    assert driver.find_element(By.ID, "lab").get_attribute("data-restored") == "fragment"
+    assert lab_fields(driver) == before, "the permalink did not restore every field"
+    assert selected_tab(driver) == "android", "the permalink did not restore the open tab"
+    assert verdict_of(lab_answer(browser, "android")) == verdict, "the reopened lab answers differently"
+    browser.check_page_health()
+
+    # A fragment that cannot be read opens an empty lab, and says so.
+    driver.get("about:blank")
+    driver = open_lab(browser, "#lab=not-a-state-of-this-lab")
+    assert driver.find_element(By.ID, "lab").get_attribute("data-restored") == "failed"
+    assert "could not be read" in driver.find_element(By.ID, "lab-message").text
+    assert not any(lab_fields(driver)[name] for name in ("lab-ios-aasa", "lab-android-manifest")), (
+        "the lab is not empty")
+
+    # A state beyond 64 KB compressed is offered as a file instead.
+    noise = base64.b64encode(os.urandom(96 * 1024)).decode()
+    driver.execute_script("document.getElementById('lab-android-manifest').value = arguments[0]", noise)
+    click(driver, "lab-make-permalink")
+    download = driver.find_element(By.ID, "lab-download")
+    browser.wait(lambda d: download.is_displayed(), "the offer to download the state")
+    message = driver.find_element(By.ID, "lab-message").text
+    assert "64 KB" in message and "Download" in message, f"the lab says {message!r}"
+    assert not driver.find_element(By.ID, "lab-permalink").get_attribute("value"), "a permalink beyond 64 KB"
+    browser.check_page_health()
+
+
+def test_lab_loads_the_demo_into_every_tab(browser):
+    driver = open_lab(browser)
+    click(driver, "lab-demo")
+    verdict = verdict_of(lab_answer(browser, "ios"))
+    assert verdict.startswith("Opens ABCDE12345.com.example.shop: details[0], rule components[3]"), (
+        f"the demo's iOS verdict: {verdict!r}")
+    served = browser.driver.execute_script(
+        "return fetch('/.well-known/apple-app-site-association').then(r => r.text())")
+    assert driver.find_element(By.ID, "lab-ios-aasa").get_attribute("value") == served, (
+        "the iOS tab does not hold the association file the server serves")
+    assert "applinks:go.example" in driver.find_element(By.ID, "lab-ios-entitlements").get_attribute("value")
+    click(driver, "lab-tab-android")
+    assert 'android:host="go.example"' in driver.find_element(By.ID, "lab-android-manifest").get_attribute("value")
+    click(driver, "lab-android-check")
+    verdict = verdict_of(lab_answer(browser, "android"))
+    assert verdict.startswith("Opens com.example.shop.MainActivity directly, as an App Link: assetlinks.json "
+                              "authorises com.example.shop"), f"the demo's Android verdict: {verdict!r}"
+    click(driver, "lab-tab-compare")
+    click(driver, "lab-compare-check")
+    result = lab_answer(browser, "compare")
+    assert result.get_attribute("data-verdict") == "both", f"the comparison says {verdict_of(result)!r}"
+    browser.screenshot("lab-compare")
+    browser.check_page_health()
+
+
+def test_lab_works_with_the_keyboard_alone(browser):
+    driver = open_lab(browser)
+    unlabelled = driver.execute_script(
+        "return Array.from(document.querySelectorAll('#lab input, #lab textarea, #lab select'))"
+        ".filter(f => !document.querySelector(`label[for='${f.id}']`)).map(f => f.id || f.outerHTML)")
+    assert not unlabelled, f"fields without a label: {unlabelled}"
+    # From the top of the page: the skip link, then into the content and on to the lab.
+    driver.execute_script("document.activeElement && document.activeElement.blur()")
+    press(driver, Keys.TAB)
+    assert driver.switch_to.active_element.get_attribute("class") == "skip-link", (
+        "the first Tab is not the skip link")
+    press(driver, Keys.ENTER)
+    tab_to(browser, "#lab-demo")
+    press(driver, Keys.ENTER)
+    lab_answer(browser, "ios")
+    tab_to(browser, "#lab-tab-ios")
+    for key, expected in ((Keys.ARROW_RIGHT, "android"), (Keys.END, "compare"), (Keys.HOME, "ios"),
+                          (Keys.ARROW_LEFT, "compare"), (Keys.ARROW_LEFT, "domain"), (Keys.ARROW_LEFT, "android")):
+        press(driver, key)
+        active = driver.switch_to.active_element
+        assert active.get_attribute("id") == f"lab-tab-{expected}", f"focus is on {active.get_attribute('id')}"
+        assert selected_tab(driver) == expected, f"{expected} has the focus but is not selected"
+        assert driver.find_element(By.ID, f"lab-panel-{expected}").is_displayed(), f"the {expected} panel is hidden"
+    # Tab leaves the tab list for the panel's fields; Ctrl+Enter in a text field checks.
+    tab_to(browser, "#lab-android-manifest")
+    ActionChains(driver).key_down(Keys.CONTROL).send_keys(Keys.ENTER).key_up(Keys.CONTROL).perform()
+    result = lab_answer(browser, "android")
+    assert verdict_of(result).startswith("Opens com.example.shop.MainActivity"), verdict_of(result)
+    # On to the answer: a filter's line link puts the cursor on its line of the manifest.
+    goto = tab_to(browser, "#lab-android-result .lab-goto")
+    line = int(goto.get_attribute("data-line"))
+    press(driver, Keys.ENTER)
+    active = driver.switch_to.active_element
+    assert active.get_attribute("id") == "lab-android-manifest", f"focus is on {active.get_attribute('id')}"
+    start = driver.execute_script("return document.activeElement.selectionStart")
+    assert active.get_attribute("value").count("\n", 0, start) == line - 1, (
+        "the cursor is not on the filter's line")
+    marked = driver.find_element(By.ID, f"lab-android-manifest-line-{line}")
+    assert "lab-line-current" in marked.get_attribute("class"), "the filter's line is not marked"
+    browser.check_page_health()
+
+
+def test_lab_domain_tab_says_why_it_cannot_fetch_a_local_address(browser):
+    driver = open_lab(browser)
+    click(driver, "lab-tab-domain")
+    # The server's own address: loopback, which the doctor refuses (and no test fetches outside).
+    driver.find_element(By.ID, "lab-domain-url").send_keys(browser.base_url + "/summer")
+    click(driver, "lab-domain-check")
+    result = driver.find_element(By.ID, "lab-domain-result")
+    browser.wait(lambda d: result.get_attribute("data-state") not in (None, "", "asking"), "the doctor's answer")
+    state, text = result.get_attribute("data-state"), result.text
+    assert state in ("refused", "unavailable"), f"the Domain tab answered {state}: {text!r}"
+    if state == "refused":
+        assert "loopback" in text and "--lab-fetch-private" in text, f"the refusal says {text!r}"
+    else:
+        assert "404" in text and "workbook doctor" in text, f"the missing route is not explained: {text!r}"
+    # The browser logs the refusal it was sent (a 403 or a 404) as an error; nothing else may be.
+    expected = re.compile(
+        r"/api/v1/lab/doctor - Failed to load resource: the server responded with a status of 40[34]")
+    errors = [error for error in browser.console_errors() if not expected.search(error)]
+    assert not errors, "console errors: " + "; ".join(errors)
+    local = urlsplit(browser.base_url).netloc
+    outside = [url for url in browser.requested_urls() if urlsplit(url).scheme in ("http", "https")
+               and urlsplit(url).netloc != local]
+    assert not outside, "requests left the machine: " + ", ".join(outside)
+
+
+def test_lab_domain_tab_shows_the_doctors_report_for_a_server_it_may_fetch(browser, start_server):
+    """With --lab-fetch-private the doctor may fetch from this machine: the Domain tab asks it about
+    a second server's own link (loopback only), and shows a verdict per platform with its findings."""
+    server = start_server("serve-lab-private.log", "--lab-fetch-private", data="lab-private-data")
+    lab = browser.at(server.base_url)
+    driver = open_lab(lab)
+    click(driver, "lab-tab-domain")
+    driver.find_element(By.ID, "lab-domain-url").send_keys(server.base_url + "/summer")
+    click(driver, "lab-domain-check")
+    result = driver.find_element(By.ID, "lab-domain-result")
+    lab.wait(lambda d: result.get_attribute("data-state") not in (None, "", "asking"), "the doctor's report",
+             seconds=30)
+    if result.get_attribute("data-state") == "unavailable":
+        pytest.skip("this server has no doctor route")
+    assert result.get_attribute("data-state") == "done", f"the doctor answered: {result.text!r}"
+    verdict = verdict_of(result)
+    assert verdict.startswith("iOS pass") and "Android pass" in verdict, f"the doctor's verdict: {verdict!r}"
+    platforms = result.find_elements(By.CSS_SELECTOR, ".lab-doctor-platform")
+    assert len(platforms) == 2 and "ABCDE12345.com.example.shop" in platforms[0].text, (
+        f"the iOS half does not name the demo app: {platforms[0].text if platforms else result.text!r}")
+    # Plain HTTP is a warning here, linked to the section on hosting.
+    warning = result.find_element(By.CSS_SELECTOR, ".lab-finding[data-code='hosting.not-https']")
+    assert warning.find_element(By.CSS_SELECTOR, "a.lab-read").get_attribute("href").split("#")[0].endswith(
+        "/chapters/03-universal-links.html"), "the hosting finding does not link chapter 3"
+    lab.check_page_health()
+
+def test_the_home_page_the_sidebar_and_the_chapters_link_the_lab_and_its_examples(browser):
+    driver = browser.open("/")
+    assert driver.find_elements(By.CSS_SELECTOR, "main a[href$='lab.html']"), "the home page does not link the lab"
+    assert driver.find_elements(By.CSS_SELECTOR, "#sidebar a[href$='lab.html']"), (
+        "the sidebar does not link the lab")
+    examples = set()
+    for chapter, wants_examples in (("03-universal-links", True), ("04-app-links", True),
+                                    ("11-troubleshooting", True), ("12-testing-deep-links", False)):
+        driver = browser.open(f"/chapters/{chapter}.html")
+        links = [a.get_attribute("href")
+                 for a in driver.find_elements(By.CSS_SELECTOR, "main a[href*='lab.html']")]
+        assert links, f"chapter {chapter} does not link the lab"
+        named = [parse_qs(urlsplit(link).query).get("example", [""])[0] for link in links]
+        assert not wants_examples or any(named), f"chapter {chapter} links no example: {links}"
+        examples.update(name for name in named if name)
+        browser.check_page_health()
+    # Chapter 11 starts a symptom with the link: follow it as a reader would.
+    driver = browser.open("/chapters/11-troubleshooting.html")
+    link = driver.find_element(By.CSS_SELECTOR, "main a[href*='lab.html?example=']")
+    assert link.text == "Try it in the Lab", f"chapter 11's link reads {link.text!r}"
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", link)
+    link.click()
+    browser.wait(lambda d: urlsplit(d.current_url).path.endswith("/lab.html"), "the lab to open")
+    driver = open_lab(browser)
+    examples.update(parse_qs(urlsplit(a.get_attribute("href")).query)["example"][0]
+                    for a in driver.find_elements(By.CSS_SELECTOR, "main a[href^='?example=']"))
+    # Every example a page names exists, and opens checked (the doctor's waits for a press).
+    for name in sorted(examples):
+        driver = open_lab(browser, f"?example={name}")
+        message = driver.find_element(By.ID, "lab-message").text
+        assert "no example named" not in message, message
+        tab = selected_tab(driver)
+        if tab != "domain":
+            lab_answer(browser, tab)
+        browser.check_page_health()
+
+
 def test_dark_mode_toggles(browser):
     driver = browser.open("/")
     state = ("return [document.documentElement.dataset.theme || '',"
@@ -315,6 +663,21 @@ def test_pages_opened_from_files_say_how_to_start_the_server(browser, static_sit
     state = driver.find_element(By.ID, "sim-state").text
     assert "./wb serve" in state, f"the simulator does not say how to start a server: {state!r}"
     assert not driver.find_element(By.ID, "sim-start").is_enabled(), "Start is enabled without a server"
+    browser.check_page_health()
+
+
+def test_the_lab_opened_from_files_says_how_to_start_the_server(browser, static_site):
+    """lab.html written by `workbook build`, opened from disk: an example fills the fields, and the
+    page says how to start the server it needs instead of asking anything."""
+    driver = browser.open_url((static_site / "lab.html").as_uri() + "?example=ios-rules")
+    browser.wait(lambda d: d.find_element(By.ID, "lab").get_attribute("data-ready") == "true",
+                 "the lab to be ready")
+    note = driver.find_element(By.ID, "lab-offline")
+    assert note.is_displayed() and "./wb serve" in note.text, (
+        f"the lab does not say how to start a server: {note.text!r}")
+    assert not driver.find_element(By.ID, "lab-ios-check").is_enabled(), "Check is enabled without a server"
+    assert "/help/website/*" in driver.find_element(By.ID, "lab-ios-aasa").get_attribute("value"), (
+        "the example did not fill the iOS tab")
     browser.check_page_health()
 
 

@@ -2,6 +2,7 @@ import CommandLineKit
 import DeepLinkCore
 import Doctor
 import Foundation
+import Lab
 
 /// `workbook aasa`: questions about an `apple-app-site-association` file (chapter 3).
 let aasaCommand = Command(
@@ -84,60 +85,4 @@ let aasaMatchCommand = Command(
         }
     }
     return appIDs.isEmpty ? .failure : .success
-}
-
-/// The lines `workbook aasa match --explain` prints: one per `details` entry, naming the rule
-/// that decided as it is written in the file.
-///
-/// ```swift
-/// AASAExplanation.lines(matcher, url: URL(string: "https://example.com/help/app")!)
-/// // ["details[0] ABCDE12345.com.example.shop: keeps its apps out: components[0] "
-/// //  + "{\"/\":\"/help/*\",\"exclude\":true} matches and excludes it"]
-/// ```
-enum AASAExplanation {
-    static func lines(_ matcher: AASAMatcher, url: URL) -> [String] {
-        let details = matcher.file.applinks?.details ?? []
-        guard !details.isEmpty else {
-            return ["the file has no applinks.details entry, so no app opens any URL"]
-        }
-        // Which entry decided each app first: a later entry cannot change that.
-        var decidedBy: [String: Int] = [:]
-        return matcher.verdicts(for: url).map { verdict in
-            let apps = verdict.appIDs.isEmpty ? "(no app ID)" : verdict.appIDs.joined(separator: ", ")
-            let detail = details[verdict.detail]
-            let head = "details[\(verdict.detail)] \(apps): "
-            let earlier = verdict.appIDs.compactMap { appID in decidedBy[appID].map { (appID, $0) } }
-            if verdict.decision != .noMatch {
-                for appID in verdict.appIDs where decidedBy[appID] == nil {
-                    decidedBy[appID] = verdict.detail
-                }
-            }
-            let note = earlier.map { " (not for \($0.0): details[\($0.1)] decided first)" }.joined()
-            switch verdict.decision {
-            case .opens(let rule):
-                return head + "opens the URL: \(describe(rule: rule, in: detail)) matches" + note
-            case .excluded(let rule):
-                return head
-                    + "keeps its apps out: \(describe(rule: rule, in: detail)) matches and excludes it" + note
-            case .noMatch:
-                return head + "decides nothing: no rule matches"
-            }
-        }
-    }
-
-    /// `components[2] {"/":"/product/*"}` or `paths[1] "NOT /help/*"`: the rule as the file
-    /// spells it, so the reader can find it. iOS 13 and later read `components` when an entry
-    /// has them and ignore its `paths`, and so does the matcher.
-    static func describe(rule: Int, in detail: AASAFile.Detail) -> String {
-        if let components = detail.components, components.indices.contains(rule) {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            let json = (try? encoder.encode(components[rule])).map { String(decoding: $0, as: UTF8.self) }
-            return "components[\(rule)] \(json ?? "")"
-        }
-        if let paths = detail.paths, paths.indices.contains(rule) {
-            return "paths[\(rule)] \"\(paths[rule])\""
-        }
-        return "rule \(rule)"
-    }
 }

@@ -1,6 +1,7 @@
 import CommandLineKit
 import Foundation
 import LiterateCLI
+import MockServer
 import SDKReference
 
 /// `workbook reference [--book DIR] [--out DIR]`
@@ -23,7 +24,8 @@ let referenceCommand = Command(
                  documentation/deeplinkcore/, a landing page at documentation/.
 
             ./wb serve runs this command once in the background when it starts (not on every save)
-            and serves the result at http://127.0.0.1:8080/reference/documentation/li2sdk/. The
+            and serves the result at http://127.0.0.1:\(MockServerRuntime.defaultPort)\
+            /reference/documentation/li2sdk/. The
             folder needs a web server: opened from files, its pages do not render.
 
             Every public declaration without a doc comment is a warning, at the chapter line it is

@@ -71,6 +71,14 @@ let serveCommand = Command(
             request target (path and query) over 8 KiB is answered 414 uri_too_long, header
             fields over 32 KiB 431 header_fields_too_large.
 
+            The Link Lab (lab.html, POST /api/v1/lab/…) answers questions about files a reader
+            pastes; its doctor route fetches a domain's association files. It refuses a target
+            that resolves to a loopback, private, link-local, multicast or reserved address, or
+            whose port is not 443 (403 fetch_refused), connects to the address it checked,
+            follows no redirect, and gives each fetch 5 s and 128 KB; one client address may ask
+            10 times a minute. --lab-fetch-private lifts the address and port rules, to check a
+            test server on this machine or your network.
+
             Exit status: 0 after a graceful stop, 1 when the server cannot start (the port is
             taken, the data folder cannot be written), 2 for an unusable configuration.
 
@@ -83,7 +91,9 @@ let serveCommand = Command(
             """,
         options: [
             OptionSpec("host", value: "ADDRESS", help: "The numeric address to bind (default: 127.0.0.1)."),
-            OptionSpec("port", value: "PORT", help: "The port (default: 8080); 0 picks a free one."),
+            OptionSpec(
+                "port", value: "PORT",
+                help: "The port (default: \(MockServerRuntime.defaultPort)); 0 picks a free one."),
             OptionSpec("config", value: "FILE", help: "The configuration (default: config/demo.json)."),
             OptionSpec("data-dir", value: "DIR", help: "Where the event log lives (default: .workbook)."),
             OptionSpec("reset", help: "Delete the stored events before starting."),
@@ -109,6 +119,9 @@ let serveCommand = Command(
             OptionSpec(
                 "max-connections-per-address", value: "N",
                 help: "Connections one client address may hold at once (default: 64)."),
+            OptionSpec(
+                "lab-fetch-private",
+                help: "Let the Link Lab's doctor fetch from loopback and private addresses, any port."),
         ])
 ) { arguments, console in
     var options = try ServeOptions.parse(arguments)

@@ -308,8 +308,7 @@ struct CheckoutTests {
         let nextLaunch = Phone(clock: clock, storage: storage)
         #expect(
             nextLaunch.handler.checkout == .attributed(clickId: "Qm7pX2rT9wLs4NcV"),
-            "the SDK keeps the click id in storage across launches: read the handler's runtime "
-                + "(runtime.clickIdStore.currentClickId, what Li2.lastClickId is in the app), keep no copy"
+            "the SDK keeps the click id in storage across launches: read the handler's runtime (runtime.clickIdStore.currentClickId, what Li2.lastClickId is in the app), keep no copy"
         )
     }
 

@@ -29,6 +29,10 @@ let exercisesCommand = Command(
 
 /// The subcommands of `workbook exercises`, one value each.
 enum ExercisesCommands {
+    /// The exercise `show`, `hint` and `watch` work on: the current one unless named.
+    static let currentExerciseArgument = ArgumentSpec(
+        "exercise", optional: true, help: "A number, folder name or slug (default: current).")
+
     static let testTimeoutOption = OptionSpec(
         "test-timeout", value: "SECONDS", help: "Stop a test run that takes longer (default: 120).")
 

@@ -12,10 +12,7 @@ extension ExercisesCommands {
                 Each call reveals one more of the exercise's hints (its HINTS.md), in order, and
                 remembers how many you have seen, so that reading the task gives nothing away.
                 """,
-            arguments: [
-                ArgumentSpec(
-                    "exercise", optional: true, help: "A number, folder name or slug (default: current).")
-            ],
+            arguments: [currentExerciseArgument],
             options: [bookOption])
     ) { arguments, console in
         let session = try ExerciseSession.open(arguments, console: console)

@@ -14,10 +14,7 @@ extension ExercisesCommands {
                 chapter file and line. Its hints stay in HINTS.md; 'workbook exercises hint' reveals
                 them one at a time. When ./wb serve is running, the pages are its addresses.
                 """,
-            arguments: [
-                ArgumentSpec(
-                    "exercise", optional: true, help: "A number, folder name or slug (default: current).")
-            ],
+            arguments: [currentExerciseArgument],
             options: [bookOption])
     ) { arguments, console in
         let session = try ExerciseSession.open(arguments, console: console)

@@ -16,10 +16,7 @@ extension ExercisesCommands {
                 terminal the screen is cleared before each check; elsewhere the output is plain
                 lines.
                 """,
-            arguments: [
-                ArgumentSpec(
-                    "exercise", optional: true, help: "A number, folder name or slug (default: current).")
-            ],
+            arguments: [currentExerciseArgument],
             options: [
                 bookOption, ExerciseSession.buildPathOption, testTimeoutOption,
                 OptionSpec(
