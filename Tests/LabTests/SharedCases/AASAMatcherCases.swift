@@ -1,0 +1,1 @@
+../../DeepLinkCoreTests/UniversalLinks/AASAMatcherCases.swift

@@ -1,0 +1,1 @@
+../../DeepLinkCoreTests/AppLinks/IntentFilterCases.swift
