@@ -33,8 +33,9 @@ package struct LabFetchRules: Sendable {
     package var maxBytes = 131_072
     package var requestsPerMinute = 10
 
-    package init(allowPrivate: Bool = false) {
+    package init(allowPrivate: Bool = false, timeout: TimeInterval = 5) {
         self.allowPrivate = allowPrivate
+        self.timeout = timeout
     }
 }
 
