@@ -38,6 +38,9 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
+        // GNU gettext's PO file reader. Debian ships no pkg-config file for it; only Translations
+        // links it, so that the engine and `literate` build without it.
+        .systemLibrary(name: "CGettextPo", providers: [.apt(["libgettextpo-dev"])]),
         // What Swift cannot call in libmicrohttpd: the variadic start and info functions.
         .target(name: "CMicroHTTPDShim", dependencies: ["CMicroHTTPD"]),
 
@@ -160,6 +163,12 @@ let package = Package(
                 "Weave",
             ]
         ),
+        // The book's translations: messages extracted from the chapters and exercises (POT), PO
+        // files merged with GNU gettext's msgmerge and read with its libgettextpo.
+        .target(
+            name: "Translations",
+            dependencies: ["CGettextPo", "Literate", "ProcessRunner", "SystemErrors", "Weave"]
+        ),
         // Folders watched for saves: inotify on Linux, polling elsewhere, snapshots say what changed.
         .target(name: "FileWatch"),
         // The SDK's API reference: symbol graphs rendered with DocC, and its audit.
@@ -184,6 +193,7 @@ let package = Package(
             dependencies: [
                 "LiterateCLI", "CommandLineKit", "Literate", "DeepLinkCore", "MockServer", "Weave",
                 "BookChecks", "Doctor", "Exercises", "Lab", "LiveSite", "SDKReference", "Serve",
+                "Translations",
             ]
         ),
 
@@ -267,6 +277,9 @@ let package = Package(
             name: "SDKReferenceTests",
             dependencies: ["SDKReference", "CommandLineKit", "Literate", "MockServer", "TestSupport"]),
         .testTarget(name: "ServeTests", dependencies: ["Serve", "CommandLineKit"]),
+        .testTarget(
+            name: "TranslationsTests",
+            dependencies: ["Translations", "Literate", "ProcessRunner", "TestSupport"]),
 
         // MARK: SDK test targets
         .testTarget(name: "Li2SDKTests", dependencies: ["Li2SDK"]),

@@ -1,11 +1,11 @@
 import Foundation
 
 /// A page's source as lines of UTF-8 bytes, indexed once.
-struct SourceText: Sendable {
-    let bytes: [UInt8]
+public struct SourceText: Sendable {
+    public let bytes: [UInt8]
     private var starts: [Int] = [0]
 
-    init(_ source: String) {
+    public init(_ source: String) {
         bytes = Array(source.utf8)
         var starts = [0]
         bytes.withUnsafeBufferPointer { buffer in
@@ -21,10 +21,10 @@ struct SourceText: Sendable {
         self.starts = starts
     }
 
-    var lineCount: Int { starts.count }
+    public var lineCount: Int { starts.count }
 
     /// Line `number` (1-based) without its line ending; empty past the end.
-    func line(_ number: Int) -> ArraySlice<UInt8> {
+    public func line(_ number: Int) -> ArraySlice<UInt8> {
         guard number >= 1, number <= starts.count else { return [] }
         var end = number < starts.count ? starts[number] - 1 : bytes.count
         if end > starts[number - 1], bytes[end - 1] == UInt8(ascii: "\r") { end -= 1 }
@@ -36,24 +36,24 @@ struct SourceText: Sendable {
 /// tables). cmark parses a table as a paragraph; this reads that paragraph's source lines again
 /// and recognises the table the way GFM specifies it: a header row, a delimiter row with as many
 /// cells (`---`, `:--`, `:-:`, `--:`), then body rows until the paragraph ends.
-struct GFMTable: Equatable, Sendable {
-    enum Alignment: Equatable, Sendable {
+public struct GFMTable: Equatable, Sendable {
+    public enum Alignment: Equatable, Sendable {
         case none, left, center, right
     }
 
     /// A cell's text (with `\|` already turned into `|`), still to be parsed as inline Markdown.
-    struct Cell: Equatable, Sendable {
-        var text: String
+    public struct Cell: Equatable, Sendable {
+        public var text: String
     }
 
     /// The chapter line of the header row: paragraph lines before it stay a paragraph.
-    var startLine: Int
-    var alignments: [Alignment]
-    var header: [Cell]
-    var rows: [[Cell]]
+    public var startLine: Int
+    public var alignments: [Alignment]
+    public var header: [Cell]
+    public var rows: [[Cell]]
 
     /// The table in the paragraph spanning `line...endLine` and starting at `column`, if any.
-    static func recognize(line: Int, column: Int, endLine: Int, in source: SourceText) -> GFMTable? {
+    public static func recognize(line: Int, column: Int, endLine: Int, in source: SourceText) -> GFMTable? {
         guard endLine > line, (line + 1...endLine).contains(where: { mayBeDelimiterRow(source.line($0)) })
         else {
             return nil

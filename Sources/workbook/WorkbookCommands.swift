@@ -18,6 +18,7 @@ enum WorkbookCommands {
             doctorCommand,
             serveCommand,
             exercisesCommand,
+            i18nCommand,
         ]
     }
 }

@@ -176,7 +176,8 @@ struct LabDoctorTests {
 }
 
 /// The real fetcher (`curl`, pinned to the checked address) against local test servers, which
-/// `--lab-fetch-private` allows.
+/// `--lab-fetch-private` allows. A fetch blocks its thread, so each runs off the cooperative
+/// pool: on a 2-core machine the pool has two threads, and the servers under test need them.
 @Suite(.serialized) struct LabFetcherTests {
     struct Files: HTTPResponder {
         let answers: @Sendable (HTTPRequest) async -> HTTPResponse
@@ -198,7 +199,7 @@ struct LabDoctorTests {
             })
         ) { port in
             let url = URL(string: "http://127.0.0.1:\(port)/.well-known/apple-app-site-association")!
-            let outcome = CurlFetcher.fetch(url, address: "127.0.0.1", rules: Self.rules)
+            let outcome = await offPool { CurlFetcher.fetch(url, address: "127.0.0.1", rules: Self.rules) }
             guard case .response(let response) = outcome else {
                 Issue.record("no response: \(outcome)")
                 return
@@ -217,7 +218,7 @@ struct LabDoctorTests {
         ) { port in
             let url = URL(string: "http://127.0.0.1:\(port)/.well-known/apple-app-site-association")!
             #expect(
-                CurlFetcher.fetch(url, address: "127.0.0.1", rules: Self.rules)
+                await offPool { CurlFetcher.fetch(url, address: "127.0.0.1", rules: Self.rules) }
                     == .failed("the file is larger than 131072 bytes, the most Apple reads; not read further")
             )
         }
@@ -233,7 +234,7 @@ struct LabDoctorTests {
         ) { port in
             let url = URL(string: "http://127.0.0.1:\(port)/.well-known/assetlinks.json")!
             #expect(
-                CurlFetcher.fetch(url, address: "127.0.0.1", rules: Self.impatient)
+                await offPool { CurlFetcher.fetch(url, address: "127.0.0.1", rules: Self.impatient) }
                     == .failed("timed out after 2.0 s"))
             release.put(true)
         }
@@ -249,7 +250,9 @@ struct LabDoctorTests {
                     : HTTPResponse(status: .notFound, headers: [:], body: Data())
             })
         ) { port in
-            let summary = try Lab.doctor(url: "http://127.0.0.1:\(port)/", rules: Self.rules, network: .live)
+            let summary = try await offPool {
+                try Lab.doctor(url: "http://127.0.0.1:\(port)/", rules: Self.rules, network: .live)
+            }
             #expect(summary.ios.answered && summary.android.answered)
             #expect(summary.android.response.hasPrefix("status 404"))
         }
