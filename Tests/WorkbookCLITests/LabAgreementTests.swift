@@ -10,7 +10,9 @@ import Testing
 /// The Link Lab and the CLI never disagree: every matching case of the CLI tests' fixtures is
 /// asked of both, `workbook aasa match` and `applinks match` (with and without `--explain`) as
 /// a user runs them, and `POST /api/v1/lab/…` as the site asks, and the answers compared.
-struct LabAgreementTests {
+/// Serialized: each case starts two CLI processes, and a burst of them would crowd out the
+/// servers other suites run.
+@Suite(.serialized) struct LabAgreementTests {
     static let aasaCases = [
         ("apple-app-site-association", "https://example.com/product/42?ref=journal"),
         ("apple-app-site-association", "https://example.com/help/faq"),
