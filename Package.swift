@@ -152,7 +152,7 @@ let package = Package(
             name: "Exercises",
             dependencies: [
                 "CommandLineKit", "FileWatch", "Literate", "LiterateCLI", "ProcessRunner", "StrictJSON",
-                "SystemErrors", "Weave",
+                "SystemErrors", "Translations", "Weave",
             ]
         ),
         // `workbook serve`'s site: rebuilt on every save of a chapter and reported to the server.
@@ -160,7 +160,7 @@ let package = Package(
             name: "LiveSite",
             dependencies: [
                 "BookSources", "CommandLineKit", "FileWatch", "Literate", "MockServer", "SystemErrors",
-                "Weave",
+                "Translations", "Weave",
             ]
         ),
         // The book's translations: messages extracted from the chapters and exercises (POT), PO
@@ -279,7 +279,7 @@ let package = Package(
         .testTarget(name: "ServeTests", dependencies: ["Serve", "CommandLineKit"]),
         .testTarget(
             name: "TranslationsTests",
-            dependencies: ["Translations", "Literate", "ProcessRunner", "TestSupport"]),
+            dependencies: ["Translations", "Literate", "ProcessRunner", "TestSupport", "Weave"]),
 
         // MARK: SDK test targets
         .testTarget(name: "Li2SDKTests", dependencies: ["Li2SDK"]),

@@ -9,9 +9,11 @@ package struct SectionLink: Equatable, Sendable {
     var anchor: String?
     /// The heading's line in `file`; nil when the section was not found.
     var line: Int?
+    /// The folder of the learner's language in the site (`vi/`), empty for English.
+    var sitePrefix = ""
 
     /// The site page, relative to the site's root.
-    var page: String { PageAnchors.sitePage(ofChapter: file) + (anchor.map { "#\($0)" } ?? "") }
+    var page: String { sitePrefix + PageAnchors.sitePage(ofChapter: file) + (anchor.map { "#\($0)" } ?? "") }
 
     /// `chapters/02-routing.html#patterns  (chapters/02-routing.md:88)`, the page prefixed with
     /// `origin` (`http://localhost:8080`) when a server answers there.
@@ -29,7 +31,11 @@ package final class BookSections: @unchecked Sendable {
     private var headings: [String: [HeadingAnchor]?] = [:]
     private var chapterFiles: [String]?
 
-    package init(root: URL) { self.root = root }
+    /// The folder of the learner's language in the site (`vi/`): its pages keep the English
+    /// anchors, so only the folder changes.
+    let sitePrefix: String
+
+    package init(root: URL, sitePrefix: String = "") { (self.root, self.sitePrefix) = (root, sitePrefix) }
 
     /// `chapters/02-routing.md#patterns` as a link with its line; nil when the chapter or the
     /// section does not exist.
@@ -38,7 +44,7 @@ package final class BookSections: @unchecked Sendable {
         guard parts.count == 2, let sections = headings(of: parts[0]),
             let heading = sections.first(where: { $0.id == parts[1] })
         else { return nil }
-        return SectionLink(file: parts[0], anchor: heading.id, line: heading.line)
+        return SectionLink(file: parts[0], anchor: heading.id, line: heading.line, sitePrefix: sitePrefix)
     }
 
     /// What a case's `source:` says, when it is the book's own cross-reference.
@@ -62,7 +68,8 @@ package final class BookSections: @unchecked Sendable {
         guard let file = chapter(numbered: String(number)), let sections = headings(of: file),
             let heading = sections.first(where: { $0.title == title })
         else { return .unresolved }
-        return .resolved(SectionLink(file: file, anchor: heading.id, line: heading.line))
+        return .resolved(
+            SectionLink(file: file, anchor: heading.id, line: heading.line, sitePrefix: sitePrefix))
     }
 
     /// `02` gives `chapters/02-routing.md`.

@@ -55,7 +55,11 @@ package struct Exercise: Equatable, Sendable {
     }
 
     /// The hints of `HINTS.md`, in order (folded `<details>` blocks, see ``ExerciseReadme/hints(in:)``).
-    package var hints: [String] { ExerciseReadme.hints(in: hintsText ?? "") }
+    package var hints: [String] { ExerciseReadme.hints(in: hintsText ?? "", titledAlso: hintTitle) }
+
+    /// In a translation, how a hint's `<summary>` begins (`gợi ý` for `Hint 1` read as
+    /// `Gợi ý 1`), lowercased; nil in English.
+    var hintTitle: String?
 
     /// Hints written in the README itself, where any reader of the task sees them: `verify`
     /// reports them.
@@ -141,7 +145,7 @@ package enum ExerciseReadme {
     /// ```
     ///
     /// The older form, a `### Hint N` section ending at the next heading, is read too.
-    static func hints(in text: String) -> [String] {
+    static func hints(in text: String, titledAlso translatedTitle: String? = nil) -> [String] {
         var hints: [String] = []
         var current: [String]?
         var folded = false
@@ -159,7 +163,9 @@ package enum ExerciseReadme {
             if isHeading {
                 finish()
                 current = lower.hasPrefix("### hint") ? [] : nil
-            } else if let summary = summaryText(line.trimmed), summary.lowercased().hasPrefix("hint") {
+            } else if let summary = summaryText(line.trimmed)?.lowercased(),
+                summary.hasPrefix("hint") || translatedTitle.map({ summary.hasPrefix($0) }) == true
+            {
                 finish()
                 current = []
                 folded = true

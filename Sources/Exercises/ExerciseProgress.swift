@@ -16,6 +16,8 @@ package struct ExerciseProgress: Codable, Equatable, Sendable {
     package var done: [String] = []
     /// How many hints of each exercise `hint` has revealed.
     package var hintsShown: [String: Int] = [:]
+    /// The language the tasks and hints are read in (`vi`), nil for the book's own (English).
+    package var language: String?
 
     init() {}
 
@@ -27,6 +29,7 @@ package struct ExerciseProgress: Codable, Equatable, Sendable {
         current = try container.decodeIfPresent(String.self, forKey: .current)
         done = try container.decodeIfPresent([String].self, forKey: .done) ?? []
         hintsShown = try container.decodeIfPresent([String: Int].self, forKey: .hintsShown) ?? [:]
+        language = try container.decodeIfPresent(String.self, forKey: .language)
     }
 
     /// The file as this tool writes it: sorted keys, one line.
@@ -39,6 +42,15 @@ package struct ExerciseProgress: Codable, Equatable, Sendable {
     }
 
     package func isDone(_ exercise: Exercise) -> Bool { done.contains(exercise.id) }
+
+    /// A code such as `vi` or `pt-BR`: letters, then optionally a dash and letters.
+    package static func isLanguageCode(_ code: String) -> Bool {
+        let parts = code.split(separator: "-", omittingEmptySubsequences: false)
+        return (1...2).contains(parts.count)
+            && parts.allSatisfy { part in
+                (2...8).contains(part.count) && part.allSatisfy { $0.isASCII && $0.isLetter }
+            }
+    }
 
     /// The exercise to work on: the chosen one, else the first one not done, else `nil` (all done).
     package func currentExercise(in catalog: ExerciseCatalog) -> Exercise? {

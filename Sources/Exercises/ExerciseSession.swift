@@ -4,6 +4,8 @@ import Literate
 import LiterateCLI
 import ProcessRunner
 import SystemErrors
+import Translations
+import Weave
 
 #if canImport(Glibc)
     import Glibc
@@ -19,6 +21,9 @@ package struct ExerciseSession {
     /// Generated packages and their build caches: `.build/exercises` unless `--build-path` says.
     package var buildRoot: URL
     var console: Console
+    /// The folder of the learner's language in the site (`vi/`), empty for English: where the
+    /// links of tasks, hints and failing checks lead.
+    package var sitePrefix = ""
 
     /// The option shared by the subcommands that build.
     package static let buildPathOption = OptionSpec(
@@ -35,9 +40,48 @@ package struct ExerciseSession {
             )
             .standardizedFileURL
         }
-        return ExerciseSession(
+        var session = ExerciseSession(
             root: root, catalog: catalog,
             buildRoot: buildRoot ?? root.appendingPathComponent(".build/exercises"), console: console)
+        // The learner's language, when chosen: tasks and hints read from its PO file. A
+        // progress file that cannot be read is reported by loadProgress(), not here.
+        if let language = (try? ProgressFile(root: root).read(catalog: catalog))?.0.language {
+            try session.use(language: language)
+        }
+        return session
+    }
+
+    /// Reads the tasks and hints in `language` (`po/LANG.po`; `en` is the book's own): each
+    /// message without a translation stays English. The links lead to that language's pages.
+    package mutating func use(language: String) throws {
+        guard language != "en" else {
+            catalog = try Self.catching { try ExerciseCatalog.load(root: root) }
+            sitePrefix = ""
+            return
+        }
+        let translation: SiteTranslation
+        do {
+            translation = try Translations.siteTranslation(root: root, language: language)
+        } catch {
+            throw CommandError.badInput(
+                "the exercises cannot be read in '\(language)': \(error.description) "
+                    + "(workbook exercises language en goes back to English)")
+        }
+        for index in catalog.exercises.indices {
+            var exercise = catalog.exercises[index]
+            exercise.readmeText =
+                translation.markdown("exercises/\(exercise.id)/README.md", exercise.readmeText).markdown
+            exercise.hintsText = exercise.hintsText.map {
+                translation.markdown("exercises/\(exercise.id)/HINTS.md", $0).markdown
+            }
+            // A hint's title in the language: the words of "Hint 1"'s translation before its number.
+            if let title = translation.message("Hint 1")?.lowercased(), title.hasSuffix(" 1") {
+                exercise.hintTitle = String(title.dropLast(2))
+            }
+            exercise.title = ExerciseReadme.title(in: exercise.readmeText) ?? exercise.title
+            catalog.exercises[index] = exercise
+        }
+        sitePrefix = "\(language)/"
     }
 
     /// The learner's progress (``ProgressFile``); what had to be brought into range is said on
@@ -75,7 +119,11 @@ package struct ExerciseSession {
             lines.append("  hints: workbook exercises hint \(exercise.number)   (\(shown) of \(hints) shown)")
         }
         let origin = SiteProbe.origin(bookRoot: root)
-        lines += ["", ExerciseTask.text(of: exercise, sections: BookSections(root: root), origin: origin)]
+        lines += [
+            "",
+            ExerciseTask.text(
+                of: exercise, sections: BookSections(root: root, sitePrefix: sitePrefix), origin: origin),
+        ]
         return lines
     }
 
@@ -230,7 +278,9 @@ package struct ExerciseSession {
     /// Prints which tests fail and why; returns whether all passed.
     func printTestSummary(_ run: TestRun, exercise: Exercise, showAll: Bool = false) -> Bool {
         let origin = run.failed.isEmpty ? nil : SiteProbe.origin(bookRoot: root)
-        for line in Self.testSummary(run, exercise: exercise, showAll: showAll, origin: origin) {
+        for line in Self.testSummary(
+            run, exercise: exercise, showAll: showAll, origin: origin, sitePrefix: sitePrefix)
+        {
             console.print(line)
         }
         return run.finished && !run.results.isEmpty && run.failed.isEmpty
@@ -245,7 +295,9 @@ package struct ExerciseSession {
     /// The lines of a check's summary: each failure with its issues (the first
     /// ``failuresShown``, or all with `showAll`), then the hint line.
     /// `origin`, when a server answers there, prefixes the site pages the `read:` lines give.
-    static func testSummary(_ run: TestRun, exercise: Exercise, showAll: Bool, origin: String? = nil)
+    static func testSummary(
+        _ run: TestRun, exercise: Exercise, showAll: Bool, origin: String? = nil, sitePrefix: String = ""
+    )
         -> [String]
     {
         let total = run.results.count
@@ -279,7 +331,9 @@ package struct ExerciseSession {
             ]
         }
         let shown = showAll ? failed.count : failuresShown
-        let readings = TestReadings(exercise: exercise, bookRoot: exercise.bookRoot)
+        let readings = TestReadings(
+            exercise: exercise, bookRoot: exercise.bookRoot,
+            sections: BookSections(root: exercise.bookRoot, sitePrefix: sitePrefix))
         for result in failed.prefix(shown) {
             lines += ["", "✘ \(result.fullName)"]
             for issue in result.issues {

@@ -31,7 +31,7 @@ package struct ProgressFile {
 
     /// The version this tool reads and writes.
     static let version = 1
-    static let keys = ["current", "done", "hintsShown", "version"]
+    static let keys = ["current", "done", "hintsShown", "language", "version"]
 
     package init(root: URL) {
         url = root.appendingPathComponent(ExerciseProgress.fileName)
@@ -107,6 +107,17 @@ package struct ProgressFile {
             let (line, column) = at("current")
             throw invalid(
                 line, column, "current is \(Self.describe(other)); expected an exercise name or null")
+        }
+        switch members["language"] {
+        case nil, .null?:
+            break
+        case .string(let code)? where ExerciseProgress.isLanguageCode(code):
+            progress.language = code == "en" ? nil : code
+        case let other?:
+            let (line, column) = at("language")
+            throw invalid(
+                line, column,
+                "language is \(Self.describe(other)); expected a language code such as \"vi\", or null")
         }
         switch members["done"] {
         case nil:

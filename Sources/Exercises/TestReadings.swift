@@ -173,7 +173,9 @@ package struct TestReadings: Sendable {
             if let link = sections.link(reference) { return link }
             // A section that is not there (verify reports it): the page as written, without a line.
             let parts = reference.split(separator: "#", maxSplits: 1).map(String.init)
-            return SectionLink(file: parts[0], anchor: parts.count > 1 ? parts[1] : nil, line: nil)
+            return SectionLink(
+                file: parts[0], anchor: parts.count > 1 ? parts[1] : nil, line: nil,
+                sitePrefix: sections.sitePrefix)
         }
     }
 

@@ -1,5 +1,6 @@
 import BookSources
 import Foundation
+import Literate
 import Weave
 
 /// What this book's site has beyond its chapters, which the site generator knows nothing of: the
@@ -16,27 +17,32 @@ package enum BookSite {
     /// The mock server's OpenAPI document, relative to the book.
     package static let openAPIPath = "Sources/MockServer/Resources/openapi.json"
 
+    /// The Markdown files of the theme's own pages, in the theme folder.
+    package static let themePageFiles = ["simulator.md", "lab.md"]
+
     /// Sets the book's title and pages on `options`, whose `bookRoot` must be set.
+    /// Its words are the options' (``SiteOptions/words``), else the theme's: set those first.
     package static func configure(_ options: inout SiteOptions) {
-        options.siteTitle = "Deep Link Workbook"
+        let words = Self.words(options)
+        options.siteTitle = words[.siteName]
         options.apiReference = OpenAPIPage(
-            documentPath: openAPIPath, title: "Mock server API",
-            liveNote: "Opened from files, this page cannot call the server. Start it with "
-                + "<code>./wb serve</code> and open the site it serves to try the API.")
-        options.tryItOfflineNote = "Start the server with <code>./wb serve</code> to send it."
+            documentPath: openAPIPath, title: words[.apiTitle], liveNote: words[.apiLiveNote])
+        options.tryItOfflineNote = words[.tryItOfflineNote]
         // sources.html and this-book-decides.html, from chapters/sources.json and the citations:
         // only a book with a bibliography gets them.
         let bibliography = options.bookRoot.appendingPathComponent(Bibliography.path)
-        options.citations =
-            FileManager.default.fileExists(atPath: bibliography.path) ? BookSourcePages.make : nil
+        let citations: @Sendable (Book) -> CitationPages = { book in
+            BookSourcePages.make(book, words: words)
+        }
+        options.citations = FileManager.default.fileExists(atPath: bibliography.path) ? citations : nil
         // The simulator runs on the mock server, so only a book that has the server (its OpenAPI
         // document) gets the page, not a book that merely borrows this theme.
         let document = options.bookRoot.appendingPathComponent(openAPIPath)
         options.themePages =
             FileManager.default.fileExists(atPath: document.path)
             ? [
-                ThemePage(file: "simulator.md", kind: "simulator", homeHeading: "On the mock server"),
-                ThemePage(file: "lab.md", kind: "lab", homeHeading: "On the mock server"),
+                ThemePage(file: themePageFiles[0], kind: "simulator", homeHeading: words[.homeMockServer]),
+                ThemePage(file: themePageFiles[1], kind: "lab", homeHeading: words[.homeMockServer]),
             ] : []
     }
 }

@@ -8,11 +8,12 @@ import Weave
 /// book decides itself, by area. Links written `source:KEY` lead to their entries.
 ///
 /// ```swift
-/// options.citations = BookSourcePages.make   // in BookSite.configure
+/// options.citations = { book in BookSourcePages.make(book, words: words) }   // in BookSite.configure
 /// ```
 package enum BookSourcePages {
-    /// The pages for `book`, from `chapters/sources.json` and every citation of the book.
-    @Sendable package static func make(_ book: Book) -> CitationPages {
+    /// The pages for `book`, from `chapters/sources.json` and every citation of the book, in
+    /// `words`.
+    @Sendable package static func make(_ book: Book, words: SiteWords) -> CitationPages {
         let found = BookCitations.collect(book)
         let byEntry = found.byEntry
         let sources = Dictionary(grouping: found.bibliography.sources, by: \.publisher)
@@ -21,19 +22,20 @@ package enum BookSourcePages {
                 title: publisher,
                 entries: (sources[publisher] ?? []).sorted { $0.label < $1.label }.map { source in
                     entry(
-                        key: source.key, heading: source.label, body: body(source), url: source.url,
+                        key: source.key, heading: source.label, body: body(source, words: words),
+                        url: source.url,
                         citations: byEntry[source.key] ?? [])
                 })
         }
-        var byArea: [String: [Bibliography.Decision]] = [:]
+        var byArea: [Area: [Bibliography.Decision]] = [:]
         for decision in found.bibliography.decisions {
             let first = byEntry[decision.key]?.first?.location.path
-            byArea[first.map(area) ?? Area.tooling.title, default: []].append(decision)
+            byArea[first.map(area) ?? .tooling, default: []].append(decision)
         }
-        let decisionGroups = Area.allCases.map(\.title).compactMap { title -> CitationPages.Group? in
-            guard let decisions = byArea[title] else { return nil }
+        let decisionGroups = Area.allCases.compactMap { area -> CitationPages.Group? in
+            guard let decisions = byArea[area] else { return nil }
             return CitationPages.Group(
-                title: title,
+                title: words[area.title],
                 entries: decisions.sorted { $0.label < $1.label }.map { decision in
                     entry(
                         key: decision.key, heading: decision.label, body: decision.reason, url: nil,
@@ -42,19 +44,21 @@ package enum BookSourcePages {
         }
         // Problems of the bibliography show on the site; unknown labels in tests are left to
         // `workbook check`, and unknown keys in prose are broken links of the build.
-        let problems = found.diagnostics.filter {
+        var problems = found.diagnostics.filter {
             $0.location?.path == Bibliography.path && $0.severity == .error
         }
+        if let missing = BookSite.missingWords(words) { problems.append(missing) }
         return CitationPages(
             scheme: "source",
             pages: [
                 CitationPages.Page(
-                    file: "sources.md", kind: "sources", title: "Sources",
-                    introduction: sourcesIntroduction(explainedIn: explainingChapter(book)),
-                    groups: sourceGroups, homeHeading: "Evidence"),
+                    file: "sources.md", kind: "sources", title: words[.sourcesTitle],
+                    introduction: sourcesIntroduction(explainedIn: explainingChapter(book), words: words),
+                    groups: sourceGroups, homeHeading: words[.homeEvidence]),
                 CitationPages.Page(
-                    file: "this-book-decides.md", kind: "decisions", title: "What this book decides",
-                    introduction: decisionsIntroduction, groups: decisionGroups, homeHeading: "Evidence"),
+                    file: "this-book-decides.md", kind: "decisions", title: words[.decisionsTitle],
+                    introduction: words[.decisionsIntroduction], groups: decisionGroups,
+                    homeHeading: words[.homeEvidence]),
             ],
             diagnostics: problems)
     }
@@ -80,16 +84,15 @@ package enum BookSourcePages {
     }
 
     /// A source's description: its title, publisher and where to read it.
-    private static func body(_ source: Bibliography.Source) -> String {
-        var text = "*\(MarkdownText.escape(source.title))*. \(MarkdownText.escape(source.publisher)). "
-        if let url = source.url {
-            let shown = HTML.escape(url)
-            text +=
-                "<a href=\"\(shown)\" target=\"_blank\" rel=\"noopener\">\(shown)</a>, read \(source.read)."
-        } else {
-            text += "No public copy: the book quotes none of it, and a reader cannot follow a link to it."
-        }
-        return text
+    private static func body(_ source: Bibliography.Source, words: SiteWords) -> String {
+        var values = [
+            "title": MarkdownText.escape(source.title), "publisher": MarkdownText.escape(source.publisher),
+        ]
+        guard let url = source.url else { return words.format(.sourcesEntryNoCopy, values) }
+        let shown = HTML.escape(url)
+        values["link"] = "<a href=\"\(shown)\" target=\"_blank\" rel=\"noopener\">\(shown)</a>"
+        values["date"] = source.read
+        return words.format(.sourcesEntry, values)
     }
 
     /// Li2 first (the system the book teaches), then the platforms, then standards, then the rest
@@ -111,25 +114,26 @@ package enum BookSourcePages {
     enum Area: CaseIterable {
         case sdk, mockServer, matchers, tooling
 
-        var title: String {
+        /// The area's heading.
+        var title: BookWord {
             switch self {
-            case .sdk: "The SDK"
-            case .mockServer: "The mock server"
-            case .matchers: "The matchers and linters"
-            case .tooling: "The workbook's tools"
+            case .sdk: .decisionsAreaSDK
+            case .mockServer: .decisionsAreaMockServer
+            case .matchers: .decisionsAreaMatchers
+            case .tooling: .decisionsAreaTooling
             }
         }
     }
 
     /// The area of a file of the book: a chapter by its number, a test or source file by its module.
-    static func area(_ path: String) -> String {
+    static func area(_ path: String) -> Area {
         let parts = path.split(separator: "/").map(String.init)
         if parts.first == "chapters", let name = parts.last, let number = Int(name.prefix(2)) {
             switch number {
-            case 5, 6, 7, 9, 10, 18, 19, 20, 22, 23: return Area.sdk.title
-            case 8, 21: return Area.mockServer.title
-            case 1, 2, 3, 4, 14, 15, 16, 17: return Area.matchers.title
-            default: return Area.tooling.title
+            case 5, 6, 7, 9, 10, 18, 19, 20, 22, 23: return .sdk
+            case 8, 21: return .mockServer
+            case 1, 2, 3, 4, 14, 15, 16, 17: return .matchers
+            default: return .tooling
             }
         }
         let module = parts.count > 1 ? parts[1] : ""
@@ -144,10 +148,10 @@ package enum BookSourcePages {
             "EventLogTests",
         ]
         let matchers = ["DeepLinkCore", "DeepLinkCoreTests", "Doctor", "DoctorTests"]
-        if parts.first == "Examples" || sdk.contains(module) { return Area.sdk.title }
-        if server.contains(module) { return Area.mockServer.title }
-        if matchers.contains(module) { return Area.matchers.title }
-        return Area.tooling.title
+        if parts.first == "Examples" || sdk.contains(module) { return .sdk }
+        if server.contains(module) { return .mockServer }
+        if matchers.contains(module) { return .matchers }
+        return .tooling
     }
 
     /// The heading of the section that explains how citations are written.
@@ -158,26 +162,15 @@ package enum BookSourcePages {
         book.chapters.first { $0.source.contains("\n## \(explainingHeading)\n") }?.path
     }
 
-    static func sourcesIntroduction(explainedIn chapter: String?) -> String {
-        var text = """
-            Every source this book cites, by publisher. A label in the text, such as *Apple: Supporting
-            associated domains*, leads here; each entry opens its source in a new tab and lists every
-            section of the book that cites it, and every test that checks a fact from it (as a file and
-            a line). Where a source has no public copy, the entry says so. What the book decides itself
-            is on [What this book decides](this-book-decides.md).
-            """
+    static func sourcesIntroduction(explainedIn chapter: String?, words: SiteWords) -> String {
+        var text = words[.sourcesIntroduction]
         if let chapter {
             text +=
-                " How labels are written and checked: [\(explainingHeading)](\(chapter)#sources-and-citations)."
+                " "
+                + words.format(
+                    .sourcesHowLabels,
+                    ["heading": explainingHeading, "link": "\(chapter)#sources-and-citations"])
         }
         return text
     }
-
-    static let decisionsIntroduction = """
-        Where Li2 and the platforms say nothing, or leave a choice, this book decides: the mock
-        server's extra answers and limits, this SDK's additions, the conventions of its tools. None
-        of it is a promise of the real Li2 service, so code written against Li2 must not rely on
-        any of it. Each decision gives its reason and where the book relies on it. The sources the
-        book follows are on [Sources](sources.md).
-        """
 }

@@ -88,10 +88,14 @@ package final class LiveSiteBuilder: @unchecked Sendable {
         options.coverageFile = settings.coverageFile ?? Self.coverageFile(in: settings.bookRoot)
         options.swiftc = nil
         do throws(Diagnostic) {
-            let report = try SiteBuilder.build(options)
-            live.buildSucceeded(folder: folder, diagnostics: report.diagnostics.map(Self.liveDiagnostic))
+            // English at the folder's root, then each translation in its own folder under it.
+            var diagnostics: [Diagnostic] = []
+            for site in try BookLanguages.sites(options) {
+                diagnostics += try SiteBuilder.build(site).diagnostics
+            }
+            live.buildSucceeded(folder: folder, diagnostics: diagnostics.map(Self.liveDiagnostic))
             removeFolders(olderThan: number - 1)
-            return report.diagnostics
+            return diagnostics
         } catch {
             live.buildFailed(diagnostics: [Self.liveDiagnostic(error)])
             try? FileManager.default.removeItem(at: folder)
@@ -165,7 +169,10 @@ package final class LiveSiteBuilder: @unchecked Sendable {
         var diagnostics = checker.run(tangle).diagnostics
         let plan = TangleWriter.plan(tangle, root: settings.bookRoot, force: false)
         diagnostics += plan.problems
-        return (diagnostics, Self.restartReason(plan: plan, files: tangle.files, settings: settings))
+        let words = (try? SiteWords.load(themeFolder: settings.themeFolder)) ?? SiteWords()
+        return (
+            diagnostics, Self.restartReason(plan: plan, files: tangle.files, settings: settings, words: words)
+        )
     }
 
     /// A change the running server cannot pick up: the chapters tangle to Swift that differs
@@ -175,15 +182,16 @@ package final class LiveSiteBuilder: @unchecked Sendable {
     ///
     /// A file whose only differences are its `#sourceLocation` lines (prose added above the code
     /// moved it) does not count: the running code is the same.
-    static func restartReason(plan: TanglePlan, files: [TangledFile], settings: Settings) -> String? {
+    static func restartReason(plan: TanglePlan, files: [TangledFile], settings: Settings, words: SiteWords)
+        -> String?
+    {
         let drifted = plan.changes.filter { change in
             guard case .update(let old) = change.change, let new = change.content else { return true }
             return codeLines(old) != codeLines(new)
         }.map(\.path)
         if !drifted.isEmpty {
             let shown = drifted.prefix(3).joined(separator: ", ") + (drifted.count > 3 ? ", ..." : "")
-            return "The chapters now tangle to different Swift than \(shown). "
-                + "Run ./wb tangle, then stop and restart ./wb serve to run the new code."
+            return words.format(.restartDrift, ["files": shown])
         }
         guard let executable = settings.executable,
             executable.standardizedFileURL.path.hasPrefix(settings.bookRoot.standardizedFileURL.path + "/"),
@@ -193,8 +201,9 @@ package final class LiveSiteBuilder: @unchecked Sendable {
             (modificationDate(settings.bookRoot.appendingPathComponent($0)) ?? .distantPast) > built
         }
         guard let first = newer.first else { return nil }
-        return "\(first)\(newer.count > 1 ? " and \(newer.count - 1) more tangled files are" : " is") "
-            + "newer than the running server. Stop and restart ./wb serve to run the new code."
+        return newer.count > 1
+            ? words.format(.restartNewerOther, ["file": first, "count": String(newer.count - 1)])
+            : words.format(.restartNewerOne, ["file": first])
     }
 
     /// A tangled file without what only records where its lines came from.

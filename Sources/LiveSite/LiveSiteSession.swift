@@ -18,8 +18,8 @@ package final class LiveSiteSession: @unchecked Sendable {
     /// How often a comment goes down every open event stream.
     static let heartbeatInterval = 15.0
 
-    /// The folders watched: what the site is woven from.
-    package static let watchedFolders = ["chapters", "exercises", "site"]
+    /// The folders watched: what the site is woven from (`po/` holds its translations).
+    package static let watchedFolders = ["chapters", "exercises", "po", "site"]
     /// Folders never looked into: an exercise's `Work/` copy and build products change often and
     /// are not part of the site.
     /// Beside the hidden folders (`.build`, `.git`), which a watch always skips.

@@ -15,8 +15,31 @@ public struct TranslationError: Error, Equatable, Sendable, CustomStringConverti
     }
 }
 
+/// The theme's own texts a book translates: Markdown pages (`home.md`, `404.md`, pages of its
+/// own) and the strings of JSON files (the glossary's terms, the site's words), each relative to
+/// the theme folder. A JSON file's messages are the string values of the named keys (every string
+/// value when `keys` is nil), one `"key": "value"` pair per line as the files are written.
+public struct ThemeMessages: Sendable, Equatable {
+    public var folder: String
+    public var markdown: [String]
+    public var jsonStrings: [(file: String, keys: Set<String>?)]
+
+    public init(folder: String, markdown: [String], jsonStrings: [(file: String, keys: Set<String>?)]) {
+        (self.folder, self.markdown, self.jsonStrings) = (folder, markdown, jsonStrings)
+    }
+
+    public static let none = ThemeMessages(folder: "site", markdown: [], jsonStrings: [])
+
+    public static func == (lhs: ThemeMessages, rhs: ThemeMessages) -> Bool {
+        lhs.folder == rhs.folder && lhs.markdown == rhs.markdown
+            && lhs.jsonStrings.map(\.file) == rhs.jsonStrings.map(\.file)
+            && lhs.jsonStrings.map(\.keys) == rhs.jsonStrings.map(\.keys)
+    }
+}
+
 /// Reads the book's translatable texts: the titles of `chapters/SUMMARY.md`, every chapter it
-/// lists (in reading order), and each exercise's `README.md` and `HINTS.md`.
+/// lists (in reading order), each exercise's `README.md` and `HINTS.md`, and the theme's texts
+/// the book names (``ThemeMessages``).
 public enum BookMessages {
     /// The folder of PO files and the template, relative to the book folder.
     public static let folder = "po"
@@ -25,7 +48,9 @@ public enum BookMessages {
 
     /// The catalog of the book at `root`. Fails when a chapter or the summary cannot be read
     /// (at its line, for a malformed summary or a file that is not UTF-8).
-    public static func catalog(root: URL) throws(TranslationError) -> MessageCatalog {
+    public static func catalog(root: URL, theme: ThemeMessages = .none) throws(TranslationError)
+        -> MessageCatalog
+    {
         let book: Book
         do {
             book = try Book.load(root: root, inlines: true)
@@ -50,6 +75,20 @@ public enum BookMessages {
                 guard FileManager.default.fileExists(atPath: file.path) else { continue }
                 catalog.add(MarkdownMessages.extract(try readText(file, path: path)), path: path)
             }
+        }
+        for name in theme.markdown {
+            let path = "\(theme.folder)/\(name)"
+            let file = root.appendingPathComponent(path)
+            guard FileManager.default.fileExists(atPath: file.path) else { continue }
+            catalog.add(MarkdownMessages.extract(try readText(file, path: path)), path: path)
+        }
+        for (name, keys) in theme.jsonStrings {
+            let path = "\(theme.folder)/\(name)"
+            let file = root.appendingPathComponent(path)
+            guard FileManager.default.fileExists(atPath: file.path) else { continue }
+            catalog.add(
+                try JSONStringMessages.extract(try readText(file, path: path), keys: keys, path: path),
+                path: path)
         }
         return catalog
     }

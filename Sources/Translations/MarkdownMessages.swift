@@ -24,14 +24,80 @@ public struct SourceMessage: Equatable, Sendable {
 public enum MarkdownMessages {
     /// The messages of `source`, in document order.
     public static func extract(_ source: String) -> [SourceMessage] {
+        placed(source).map(\.message)
+    }
+
+    /// Where in its file's lines a message sits, for ``MarkdownTranslator`` to put its
+    /// translation in the same place.
+    enum Placement: Equatable {
+        /// Paragraph text (or a setext heading's text) on these lines, the first from `column`,
+        /// the others after their indentation and `quoteDepth` block quote markers.
+        case lines(ClosedRange<Int>, column: Int, quoteDepth: Int)
+        /// An ATX heading's text on its line.
+        case atx(line: Int)
+        /// Cell `index` of the table row on `line`, in a paragraph that starts at `column`
+        /// (`isFirst` when the row is the paragraph's first line, cut at `column`; the others lose
+        /// up to `column - 1` spaces or `>` markers, as ``GFMTable`` reads them).
+        /// `row` holds every cell of the row as the table reads it, so that the row can be
+        /// written again with some of them translated.
+        case cell(line: Int, index: Int, row: [String], column: Int, isFirst: Bool)
+        /// An image's alt text (`![text]`) on `line`.
+        case alt(line: Int)
+        /// Text in an HTML block on `line`, found as `before + text + after`: an element's
+        /// whole content (`>Load the demo</button>`, `<summary>` included) or an attribute a
+        /// reader sees (`aria-label="…"`, `title`, `placeholder`, `alt`).
+        case html(line: Int, before: String, after: String)
+    }
+
+    struct Placed: Equatable {
+        var message: SourceMessage
+        var placement: Placement
+    }
+
+    /// The messages of `source` with their places, in document order.
+    static func placed(_ source: String) -> [Placed] {
         var walk = Walk(lines: SourceText(source))
         walk.blocks(MarkdownParser.parse(source).children, quoteDepth: 0)
         return walk.messages
     }
 
+    /// The texts of one line of HTML (see `htmlTexts(in:line:)`), in order, each with what
+    /// surrounds it on the line.
+    static func htmlTexts(onLine line: String) -> [(text: String, before: String, after: String)] {
+        var found: [(position: String.Index, text: String, before: String, after: String)] = []
+        let element = /<([a-zA-Z][a-zA-Z0-9]*)(?:\s[^<>]*)?>([^<>]+)<\/\1>/
+        for match in line.matches(of: element) {
+            let tag = match.output.1.lowercased()
+            guard !["code", "kbd", "pre", "samp", "script", "style", "var"].contains(tag) else { continue }
+            let text = String(match.output.2)
+            guard hasWords(text), text.trimmingCharacters(in: .whitespaces) == text else { continue }
+            found.append((match.output.2.startIndex, text, ">", "</\(match.output.1)>"))
+        }
+        let attribute = /\b(aria-label|title|placeholder|alt)="([^"<>]*)"/
+        for match in line.matches(of: attribute) where hasWords(String(match.output.2)) {
+            found.append((match.output.2.startIndex, String(match.output.2), "\(match.output.1)=\"", "\""))
+        }
+        return found.sorted { $0.position < $1.position }.map { ($0.text, $0.before, $0.after) }
+    }
+
+    /// Whether a text has something to translate: a letter outside its inline code spans. A
+    /// table cell that is only `li2_cid`, `200` or `—` reads the same in every language, so it is
+    /// no message and the translated page shows it as it is.
+    public static func hasWords(_ text: String) -> Bool {
+        var rest = Substring(text)
+        while let letter = rest.firstIndex(where: { $0 == "`" || $0.isLetter }) {
+            guard rest[letter] == "`" else { return true }
+            let run = rest[letter...].prefix { $0 == "`" }
+            let after = rest[run.endIndex...]
+            guard let close = after.range(of: String(run)) else { return after.contains(where: \.isLetter) }
+            rest = after[close.upperBound...]
+        }
+        return false
+    }
+
     private struct Walk {
         let source: SourceText
-        var messages: [SourceMessage] = []
+        var messages: [Placed] = []
 
         init(lines: SourceText) { self.source = lines }
 
@@ -50,17 +116,17 @@ public enum MarkdownMessages {
             case .paragraph:
                 paragraph(node, quoteDepth: quoteDepth)
             case .htmlBlock(let html):
-                summaries(in: html, line: node.line)
+                htmlTexts(in: html, line: node.line)
             default:
                 // Code blocks, thematic breaks: nothing to translate.
                 break
             }
         }
 
-        private mutating func add(_ text: String, line: Int) {
+        private mutating func add(_ text: String, line: Int, at placement: Placement) {
             let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-            guard !trimmed.isEmpty else { return }
-            messages.append(SourceMessage(text: trimmed, line: line))
+            guard MarkdownMessages.hasWords(trimmed) else { return }
+            messages.append(Placed(message: SourceMessage(text: trimmed, line: line), placement: placement))
         }
 
         private mutating func heading(_ node: MarkdownNode, quoteDepth: Int) {
@@ -69,7 +135,9 @@ public enum MarkdownMessages {
                 // end the heading on the line after it).
                 var last = node.line
                 while last < node.endLine, !isUnderline(text(ofLine: last + 1, from: 1)) { last += 1 }
-                add(lines(node.line...last, column: node.column, quoteDepth: quoteDepth), line: node.line)
+                add(
+                    lines(node.line...last, column: node.column, quoteDepth: quoteDepth), line: node.line,
+                    at: .lines(node.line...last, column: node.column, quoteDepth: quoteDepth))
                 return
             }
             var text = Substring(text(ofLine: node.line, from: node.column))
@@ -83,7 +151,7 @@ public enum MarkdownMessages {
                 let before = text.dropLast(closing)
                 if before.last == " " || before.last == "\t" { text = before }
             }
-            add(String(text), line: node.line)
+            add(String(text), line: node.line, at: .atx(line: node.line))
         }
 
         private mutating func paragraph(_ node: MarkdownNode, quoteDepth: Int) {
@@ -92,13 +160,28 @@ public enum MarkdownMessages {
                     line: node.line, column: node.column, endLine: node.endLine, in: source)
             {
                 if table.startLine > node.line {
+                    let range = node.line...(table.startLine - 1)
                     add(
-                        lines(node.line...(table.startLine - 1), column: node.column, quoteDepth: quoteDepth),
-                        line: node.line)
+                        lines(range, column: node.column, quoteDepth: quoteDepth), line: node.line,
+                        at: .lines(range, column: node.column, quoteDepth: quoteDepth))
                 }
-                for cell in table.header { add(cell.text, line: table.startLine) }
-                for (index, row) in table.rows.enumerated() {
-                    for cell in row { add(cell.text, line: table.startLine + 2 + index) }
+                let column = node.column
+                let header = table.header.map(\.text)
+                for (index, cell) in header.enumerated() {
+                    add(
+                        cell, line: table.startLine,
+                        at: .cell(
+                            line: table.startLine, index: index, row: header, column: column,
+                            isFirst: table.startLine == node.line))
+                }
+                for (number, row) in table.rows.enumerated() {
+                    let line = table.startLine + 2 + number
+                    let cells = row.map(\.text)
+                    for (index, cell) in cells.enumerated() {
+                        add(
+                            cell, line: line,
+                            at: .cell(line: line, index: index, row: cells, column: column, isFirst: false))
+                    }
                 }
                 return
             }
@@ -106,14 +189,16 @@ public enum MarkdownMessages {
                 var line = node.line
                 for child in node.children {
                     switch child.kind {
-                    case .image: add(child.plainText, line: line)
+                    case .image: add(child.plainText, line: line, at: .alt(line: line))
                     case .softBreak, .lineBreak: line += 1
                     default: break
                     }
                 }
                 return
             }
-            add(lines(node.line...node.endLine, column: node.column, quoteDepth: quoteDepth), line: node.line)
+            add(
+                lines(node.line...node.endLine, column: node.column, quoteDepth: quoteDepth), line: node.line,
+                at: .lines(node.line...node.endLine, column: node.column, quoteDepth: quoteDepth))
         }
 
         /// A setext heading's underline: `=`s or `-`s, after any block quote markers.
@@ -136,18 +221,20 @@ public enum MarkdownMessages {
             return images > 0
         }
 
-        /// The text of each `<summary>…</summary>` in an HTML block, at its line.
-        private mutating func summaries(in html: String, line: Int) {
+        /// The texts a reader sees in an HTML block, each at its line: the whole content of an
+        /// element written on one line without tags inside (`<button>Load the demo</button>`,
+        /// a hint's `<summary>`), except code, and the attributes that are read aloud or shown
+        /// (`aria-label`, `title`, `placeholder`, `alt`). A paragraph of HTML spread over lines,
+        /// or holding other tags, stays as written.
+        private mutating func htmlTexts(in html: String, line: Int) {
             var number = line
             for text in html.split(separator: "\n", omittingEmptySubsequences: false) {
                 defer { number += 1 }
-                var rest = text[...]
-                while let open = rest.range(of: "<summary>", options: .caseInsensitive),
-                    let close = rest.range(
-                        of: "</summary>", options: .caseInsensitive, range: open.upperBound..<rest.endIndex)
-                {
-                    add(String(rest[open.upperBound..<close.lowerBound]), line: number)
-                    rest = rest[close.upperBound...]
+                let lineText = String(text)
+                for found in MarkdownMessages.htmlTexts(onLine: lineText) {
+                    add(
+                        found.text, line: number,
+                        at: .html(line: number, before: found.before, after: found.after))
                 }
             }
         }

@@ -7,8 +7,10 @@ import SystemErrors
 public enum Translations {
     /// Extracts the book's messages and writes them to `po/messages.pot` (creating `po/`).
     @discardableResult
-    public static func extract(root: URL) throws(TranslationError) -> MessageCatalog {
-        let catalog = try BookMessages.catalog(root: root)
+    public static func extract(root: URL, theme: ThemeMessages = .none) throws(TranslationError)
+        -> MessageCatalog
+    {
+        let catalog = try BookMessages.catalog(root: root, theme: theme)
         let folder = root.appendingPathComponent(BookMessages.folder)
         let path = "\(BookMessages.folder)/\(BookMessages.templateName)"
         do {
@@ -46,10 +48,10 @@ public enum Translations {
     /// Extracts the template, then merges it into every `po/LANG.po` with GNU gettext's
     /// `msgmerge`: a message whose source changed keeps its old translation marked fuzzy, a new
     /// one arrives untranslated, a removed one becomes obsolete (`#~`).
-    public static func update(root: URL, msgmerge: String? = BookChecker.findExecutable("msgmerge"))
-        throws(TranslationError) -> UpdateReport
-    {
-        let catalog = try extract(root: root)
+    public static func update(
+        root: URL, theme: ThemeMessages = .none, msgmerge: String? = BookChecker.findExecutable("msgmerge")
+    ) throws(TranslationError) -> UpdateReport {
+        let catalog = try extract(root: root, theme: theme)
         let languages = try languages(root: root)
         guard !languages.isEmpty else { return UpdateReport(messages: catalog.messages.count, merged: []) }
         guard let msgmerge else {
@@ -101,6 +103,12 @@ public struct TranslationStatus: Equatable, Sendable {
         }
 
         public var total: Int { translated + fuzzy + untranslated }
+
+        /// The share translated, rounded down (`99 %` until the last message is done); `-` when
+        /// there is no message.
+        public var percentTranslated: String {
+            total == 0 ? "-" : "\(translated * 100 / total) %"
+        }
 
         mutating func count(_ entry: POFile.Entry) {
             if entry.isFuzzy {
@@ -157,26 +165,27 @@ public struct TranslationStatus: Equatable, Sendable {
 
     /// The table `workbook i18n status` prints for this language.
     public var table: [String] {
-        let headings = ("source file", "translated", "fuzzy", "untranslated")
+        let headings = ("source file", "translated", "fuzzy", "untranslated", "%")
+        let percentWidth = "100 %".count
         let pathWidth = max(headings.0.count, rows.map(\.path.count).max() ?? 0, "total".count)
-        func line(_ path: String, _ values: (String, String, String)) -> String {
+        func line(_ path: String, _ values: (String, String, String, String)) -> String {
             path.padding(toLength: pathWidth, withPad: " ", startingAt: 0) + "  "
                 + values.0.leftPadded(headings.1.count) + "  " + values.1.leftPadded(headings.2.count) + "  "
-                + values.2.leftPadded(headings.3.count)
-        }
-        func percent(_ counts: Counts) -> String {
-            counts.total == 0 ? "-" : "\(counts.translated * 100 / counts.total) %"
+                + values.2.leftPadded(headings.3.count) + "  " + values.3.leftPadded(percentWidth)
         }
         var lines = [
-            "\(language): \(total.translated) of \(total.total) messages translated (\(percent(total))), "
+            "\(language): \(total.translated) of \(total.total) messages translated (\(total.percentTranslated)), "
                 + "\(total.fuzzy) fuzzy, \(total.untranslated) untranslated",
-            line(headings.0, (headings.1, headings.2, headings.3)),
+            line(headings.0, (headings.1, headings.2, headings.3, headings.4)),
         ]
         for row in rows {
             lines.append(
                 line(
                     row.path,
-                    ("\(row.counts.translated)", "\(row.counts.fuzzy)", "\(row.counts.untranslated)")))
+                    (
+                        "\(row.counts.translated)", "\(row.counts.fuzzy)", "\(row.counts.untranslated)",
+                        row.counts.percentTranslated
+                    )))
         }
         return lines
     }

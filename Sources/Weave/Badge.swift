@@ -27,17 +27,17 @@ public enum Badge: Sendable, Equatable, Hashable {
         }
     }
 
-    /// The badge's text.
-    public var label: String {
+    /// The badge's text, in `words`.
+    public func label(_ words: SiteWords) -> String {
         switch self {
-        case .compiled: "compiled"
-        case .tested: "tested"
-        case .tangled: "tangled"
-        case .checked(let name): "checked as \(name)"
-        case .checkFailed(let name): "check failed (\(name))"
-        case .parseChecked: "parse-checked (Apple-only)"
-        case .unused: "unused"
-        case .displayOnly: "display-only"
+        case .compiled: words[.badgeCompiled]
+        case .tested: words[.badgeTested]
+        case .tangled: words[.badgeTangled]
+        case .checked(let name): words.format(.badgeChecked, ["checker": name])
+        case .checkFailed(let name): words.format(.badgeFailed, ["checker": name])
+        case .parseChecked: words[.badgeParseChecked]
+        case .unused: words[.badgeUnused]
+        case .displayOnly: words[.badgeDisplayOnly]
         }
     }
 
@@ -55,25 +55,17 @@ public enum Badge: Sendable, Equatable, Hashable {
         }
     }
 
-    /// The tooltip: what the badge promises.
-    public var explanation: String {
+    /// The tooltip: what the badge promises, in `words`.
+    public func explanation(_ words: SiteWords) -> String {
         switch self {
-        case .compiled:
-            "Tangled into a Swift file that the package compiles on every change."
-        case .tested:
-            "Compiled, and at least one of its lines ran in the test suite (measured with code coverage)."
-        case .tangled:
-            "Tangled into a file outside the Swift sources."
-        case .checked(let name):
-            "Validated by the '\(name)' checker on every 'workbook check'."
-        case .checkFailed(let name):
-            "The '\(name)' checker reports an error for this snippet: run 'workbook check'."
-        case .parseChecked(let module):
-            "Apple-only Swift (needs \(module)): parsed with swiftc here, compiled only on Apple platforms."
-        case .unused:
-            "A named chunk that no file includes."
-        case .displayOnly:
-            "Nothing checks this snippet: it is shown as written."
+        case .compiled: words[.badgeCompiledTitle]
+        case .tested: words[.badgeTestedTitle]
+        case .tangled: words[.badgeTangledTitle]
+        case .checked(let name): words.format(.badgeCheckedTitle, ["checker": name])
+        case .checkFailed(let name): words.format(.badgeFailedTitle, ["checker": name])
+        case .parseChecked(let module): words.format(.badgeParseCheckedTitle, ["module": module])
+        case .unused: words[.badgeUnusedTitle]
+        case .displayOnly: words[.badgeDisplayOnlyTitle]
         }
     }
 }

@@ -8,18 +8,37 @@ enum BookPages {
     /// Home, theme pages, chapters, exercises: the order of the navigation and the search index.
     static func collect(_ input: SiteInput, proofs: BlockProofs) -> [SitePage] {
         let theme = input.theme
-        let exercises = loadExercises(input.options.bookRoot, solutions: input.options.includeSolutions)
+        let words = input.words
+        let exercises = loadExercises(
+            input.options.bookRoot, solutions: input.options.includeSolutions, words: words,
+            sourceWords: input.theme.words, translate: input.translated)
         var pages: [SitePage] = []
         let themePages =
-            input.themeIsTheBooks ? input.options.themePages.compactMap { themePage($0, theme) } : []
-        var homeText = homeMarkdown(theme.home, chapters: input.book.chapters, exercises: exercises)
-        homeText += pageList(
+            input.themeIsTheBooks
+            ? input.options.themePages.compactMap { themePage($0, theme, translate: input.translated) } : []
+        let homeHeadings =
+            themePages.map(\.option.homeHeading) + (input.citations?.pages ?? []).compactMap(\.homeHeading)
+        let homeList = pageList(
             themePages.map { ($0.page.title, $0.option.file, $0.option.homeHeading) }
                 + (input.citations?.pages ?? []).compactMap { page in
                     page.homeHeading.map { (page.title, "../" + page.file, $0) }
                 })
+        let homeText =
+            homeMarkdown(theme.home, chapters: input.book.chapters, exercises: exercises, words: words)
+            + homeList
         var home = SitePage(kind: .home, source: "site/home.md", output: "index.html", markdown: homeText)
         home.collectAnchors(blocks: blocks(of: home), directory: nil, reserved: theme.reservedIDs)
+        if let source = input.sourceHome {
+            // The English home's ids: its own text, its lists' headings in the theme's words.
+            let english =
+                homeMarkdown(source, chapters: [], exercises: exercises, words: input.theme.words)
+                + pageList(
+                    homeHeadings.map { heading in
+                        ("", "", input.options.translation?.original(heading) ?? heading)
+                    })
+            home.keepHeadingIDs(of: MarkdownParser.parse(english), reserved: theme.reservedIDs)
+            home.translation = input.translations["site/home.md"]
+        }
         pages.append(home)
         pages += themePages.map(\.page)
         let blocksByChapter = Dictionary(grouping: proofs.blocks, by: \.chapter)
@@ -35,6 +54,10 @@ enum BookPages {
                 document: chapter.document)
             page.collectAnchors(
                 blocks: blocksByChapter[chapter.path] ?? [], directory: directory, reserved: reserved)
+            if let source = input.sourceDocuments[chapter.path] {
+                page.keepHeadingIDs(of: source, reserved: reserved)
+                page.translation = input.translations[chapter.path]
+            }
             page.foldsCode = folding.contains(chapter.path)
             let openLines = page.blocks.reduce(0) { total, block in
                 let key = BlockKey(chapter: chapter.path, line: block.location.line)
@@ -49,6 +72,9 @@ enum BookPages {
         }
         for var exercise in exercises {
             exercise.collectAnchors(blocks: blocks(of: exercise), directory: nil, reserved: theme.reservedIDs)
+            if let source = exercise.sourceDocument {
+                exercise.keepHeadingIDs(of: source, reserved: theme.reservedIDs)
+            }
             pages.append(exercise)
         }
         return pages
@@ -67,13 +93,19 @@ enum BookPages {
 
     /// A theme page read from the theme folder (`site/NAME.md`, written to `NAME.html`), or nil
     /// when the theme has no such file.
-    private static func themePage(_ option: ThemePage, _ theme: Theme) -> (page: SitePage, option: ThemePage)?
-    {
-        guard let markdown = Theme.read(theme.folder.appendingPathComponent(option.file)) else { return nil }
+    private static func themePage(
+        _ option: ThemePage, _ theme: Theme, translate: (String, String) -> (String, TranslatedMarkdown?)
+    ) -> (page: SitePage, option: ThemePage)? {
+        guard let source = Theme.read(theme.folder.appendingPathComponent(option.file)) else { return nil }
+        let path = "site/" + option.file
+        let (markdown, translation) = translate(path, source)
         var page = SitePage(
-            kind: .theme(option.kind), source: "site/" + option.file, output: chapterOutput(option.file),
-            markdown: markdown)
+            kind: .theme(option.kind), source: path, output: chapterOutput(option.file), markdown: markdown)
         page.collectAnchors(blocks: blocks(of: page), directory: nil, reserved: theme.reservedIDs)
+        if translation != nil {
+            page.keepHeadingIDs(of: MarkdownParser.parse(source), reserved: theme.reservedIDs)
+            page.translation = translation
+        }
         return (page, option)
     }
 
@@ -93,15 +125,17 @@ enum BookPages {
     }
 
     /// The theme's home text followed by the list of chapters and exercises, linked.
-    static func homeMarkdown(_ text: String, chapters: [Chapter], exercises: [SitePage]) -> String {
+    static func homeMarkdown(_ text: String, chapters: [Chapter], exercises: [SitePage], words: SiteWords)
+        -> String
+    {
         var out = text.hasSuffix("\n") ? text : text + "\n"
-        out += "\n## Contents\n\n"
+        out += "\n## \(words[.homeContents])\n\n"
         for chapter in chapters {
             let title = SitePage.firstHeading(chapter.document) ?? chapter.path
             out += "- [\(MarkdownText.escape(title))](../\(chapter.path))\n"
         }
         if !exercises.isEmpty {
-            out += "\n## Exercises\n\n"
+            out += "\n## \(words[.homeExercises])\n\n"
             for exercise in exercises {
                 out += "- [\(MarkdownText.escape(exercise.title))](../\(exercise.source))\n"
             }
@@ -111,15 +145,22 @@ enum BookPages {
 
     /// `exercises/NN-slug/README.md` for every exercise folder, its `HINTS.md` folded under a
     /// `## Hints` heading (without its own title), and the solution appended when asked for.
-    static func loadExercises(_ root: URL, solutions: Bool) -> [SitePage] {
+    static func loadExercises(
+        _ root: URL, solutions: Bool, words: SiteWords, sourceWords: SiteWords,
+        translate: (String, String) -> (String, TranslatedMarkdown?) = { ($1, nil) }
+    ) -> [SitePage] {
         let folder = root.appendingPathComponent("exercises")
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
         var pages: [SitePage] = []
         for name in names.sorted() where !name.hasPrefix(".") {
             let readme = folder.appendingPathComponent("\(name)/README.md")
-            guard var text = Theme.read(readme) else { continue }
+            guard let readmeSource = Theme.read(readme) else { continue }
+            var (text, translation) = translate("exercises/\(name)/README.md", readmeSource)
+            // The page in the source language, whose heading ids a translated page keeps.
+            var sourceText = readmeSource
             var appendix: (source: String, fromLine: Int, firstLine: Int)?
-            if let hints = Theme.read(folder.appendingPathComponent("\(name)/HINTS.md")) {
+            if let hintsSource = Theme.read(folder.appendingPathComponent("\(name)/HINTS.md")) {
+                let (hints, hintsTranslation) = translate("exercises/\(name)/HINTS.md", hintsSource)
                 // The hints file's own title and its first lines stay out: the page has a heading.
                 var lines = hints.split(separator: "\n", omittingEmptySubsequences: false)
                 var skipped = 0
@@ -128,18 +169,35 @@ enum BookPages {
                     skipped = 1
                 }
                 if !text.hasSuffix("\n") { text += "\n" }
-                text += "\n## Hints\n\n"
+                text += "\n## \(words[.exerciseHints])\n\n"
                 appendix = (
                     "exercises/\(name)/HINTS.md",
                     text.split(separator: "\n", omittingEmptySubsequences: false).count,
                     skipped + 1
                 )
                 text += lines.joined(separator: "\n")
+                if translation != nil {
+                    sourceText +=
+                        (sourceText.hasSuffix("\n") ? "" : "\n") + "\n## \(sourceWords[.exerciseHints])\n\n"
+                    sourceText += hintsSource.split(separator: "\n", omittingEmptySubsequences: false)
+                        .dropFirst(skipped).joined(separator: "\n")
+                }
+                if var combined = translation, let hintsTranslation, let appendix {
+                    // Hints line k is page line fromLine + k - firstLine.
+                    let shift = appendix.fromLine - appendix.firstLine
+                    combined.fallbackLines.formUnion(hintsTranslation.fallbackLines.map { $0 + shift })
+                    for (line, cells) in hintsTranslation.fallbackCells {
+                        combined.fallbackCells[line + shift] = cells
+                    }
+                    combined.messages += hintsTranslation.messages
+                    combined.translated += hintsTranslation.translated
+                    translation = combined
+                }
             }
             let solutionFolder = folder.appendingPathComponent("\(name)/Solution")
             if solutions, FileManager.default.fileExists(atPath: solutionFolder.path) {
                 if !text.hasSuffix("\n") { text += "\n" }
-                text += "\n## Solution\n\nThe reference solution, included in this build for instructors.\n"
+                text += "\n## \(words[.exerciseSolution])\n\n\(words[.exerciseSolutionIntro])\n"
                 for file in Theme.files(under: solutionFolder) {
                     let lines = (Theme.read(solutionFolder.appendingPathComponent(file)) ?? "")
                         .split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
@@ -153,6 +211,10 @@ enum BookPages {
                 kind: .exercise, source: "exercises/\(name)/README.md", output: "exercises/\(name).html",
                 markdown: text)
             page.appendix = appendix
+            if let translation {
+                page.translation = translation
+                page.sourceDocument = MarkdownParser.parse(sourceText)
+            }
             pages.append(page)
         }
         return pages

@@ -159,7 +159,7 @@ public struct CitationPages: Sendable {
     /// The page's Markdown: its groups as second-level headings, each entry as a third-level
     /// heading whose id is its key (written as HTML, so that no slug of its text can take the
     /// same id), its body, and where it is cited.
-    static func markdown(_ page: Page, citedIn: [String: [CitingSection]]) -> String {
+    static func markdown(_ page: Page, citedIn: [String: [CitingSection]], words: SiteWords) -> String {
         var out = "# \(MarkdownText.escape(page.title))\n\n"
         if !page.introduction.isEmpty { out += page.introduction.trimmingCharacters(in: .newlines) + "\n\n" }
         for group in page.groups where !group.entries.isEmpty {
@@ -167,8 +167,8 @@ public struct CitationPages: Sendable {
             for entry in group.entries {
                 let id = HTML.escape(entry.key)
                 out += "<h3 class=\"citation-entry\" id=\"\(id)\">\(HTML.escape(entry.heading))"
-                out +=
-                    "<a class=\"heading-anchor\" href=\"#\(id)\" aria-label=\"Link to this entry\">#</a></h3>\n\n"
+                out += "<a class=\"heading-anchor\" href=\"#\(id)\" aria-label=\""
+                out += HTML.escape(words[.citationsEntryLink]) + "\">#</a></h3>\n\n"
                 if !entry.body.isEmpty { out += entry.body.trimmingCharacters(in: .newlines) + "\n\n" }
                 var places = (citedIn[entry.key] ?? []).map { section in
                     let target = section.source + (section.anchor.map { "#" + $0 } ?? "")
@@ -177,7 +177,8 @@ public struct CitationPages: Sendable {
                 places += entry.citedElsewhere.map(MarkdownText.code)
                 out +=
                     places.isEmpty
-                    ? "Cited nowhere yet.\n\n" : "Cited in " + places.joined(separator: ", ") + ".\n\n"
+                    ? MarkdownText.escape(words[.citationsCitedNowhere]) + "\n\n"
+                    : words.markdown(.citationsCitedIn, ["places": places.joined(separator: ", ")]) + "\n\n"
             }
         }
         return out

@@ -41,7 +41,10 @@ struct ChunkDirectory: Sendable {
     struct Entry: Sendable {
         var id: String
         var page: String
-        var label: String
+        /// `⟨name⟩` or the file the block writes; nil for a block with neither, which the page
+        /// names by its line (``WeaveWord/codeAtLine``).
+        var label: String?
+        var line: Int
     }
 
     private(set) var entries: [BlockKey: Entry] = [:]
@@ -53,7 +56,7 @@ struct ChunkDirectory: Sendable {
         for block in blocks {
             let key = BlockKey(chapter: block.chapter, line: block.location.line)
             var id = "code-\(block.location.line)"
-            var label = block.attributes.file ?? "code at line \(block.location.line)"
+            var label = block.attributes.file
             if let name = block.attributes.chunkName {
                 label = "⟨\(name)⟩"
                 if firstDefinition[name] == nil {
@@ -61,7 +64,8 @@ struct ChunkDirectory: Sendable {
                     id = "chunk-\(name)"
                 }
             }
-            entries[key] = Entry(id: id, page: pageOutput(block.chapter), label: label)
+            entries[key] = Entry(
+                id: id, page: pageOutput(block.chapter), label: label, line: block.location.line)
             for line in block.lines {
                 guard let reference = ChunkReferenceLine(line) else { continue }
                 if uses[reference.name]?.last != key { uses[reference.name, default: []].append(key) }
@@ -95,6 +99,8 @@ struct CodeBlockView: Sendable, Equatable {
     var tryIt: TryItPanel? = nil
     /// The summary line of a block shown folded (`12 tests, 140 lines`); nil: shown open.
     var fold: String? = nil
+    /// The words of the badge, the uses and the panel. Without them every word shows its key.
+    var words = SiteWords()
 
     /// Writes the block: a header with the language, chunk name, target file and badge, the
     /// code with `<<name>>` lines as links, and the blocks that use the chunk.
@@ -125,9 +131,9 @@ struct CodeBlockView: Sendable, Equatable {
         html.raw("<span class=\"badge badge-")
         html.raw(badge.key)
         html.raw("\" title=\"")
-        html.text(badge.explanation)
+        html.text(badge.explanation(words))
         html.raw("\">")
-        html.text(badge.label)
+        html.text(badge.label(words))
         html.raw("</span></figcaption>\n<pre><code")
         if let language {
             html.raw(" class=\"language-")
@@ -160,19 +166,21 @@ struct CodeBlockView: Sendable, Equatable {
         if runOpen { html.raw("</span>") }
         html.raw("</code></pre>\n")
         if !usedIn.isEmpty {
-            html.raw("<p class=\"code-uses\">Used in ")
+            var links = HTMLWriter()
             for (index, link) in usedIn.enumerated() {
-                if index > 0 { html.raw(", ") }
-                html.raw("<a href=\"")
-                html.url(link.href)
-                html.raw("\">")
-                html.text(link.label)
-                html.raw("</a>")
+                if index > 0 { links.raw(", ") }
+                links.raw("<a href=\"")
+                links.url(link.href)
+                links.raw("\">")
+                links.text(link.label)
+                links.raw("</a>")
             }
-            html.raw(".</p>\n")
+            html.raw("<p class=\"code-uses\">")
+            html.raw(words.format(.codeUsedIn, ["links": links.string]))
+            html.raw("</p>\n")
         }
         html.raw("</figure>\n")
         if fold != nil { html.raw("</details>\n") }
-        if let tryIt { html.raw(tryIt.html) }
+        if let tryIt { html.raw(tryIt.html(words)) }
     }
 }

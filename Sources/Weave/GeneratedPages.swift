@@ -14,22 +14,24 @@ enum GeneratedPages {
 
     /// The glossary: the theme's terms in alphabetical order, each with the sections that
     /// explain it. `explainedIn` holds, per term, the checked links with their link texts.
-    static func glossary(_ glossary: Glossary, explainedIn: [String: [(text: String, link: String)]])
-        -> String
-    {
-        var out = "# Glossary\n\n"
+    static func glossary(
+        _ glossary: Glossary, explainedIn: [String: [(text: String, link: String)]], words: SiteWords
+    ) -> String {
+        var out = "# \(words.markdown(.glossaryTitle))\n\n"
         if !glossary.intro.isEmpty { out += glossary.intro + "\n\n" }
         let terms = glossary.terms.sorted { $0.term.lowercased() < $1.term.lowercased() }
         for term in terms {
             out += "## \(MarkdownText.escape(term.term))\n\n"
             if let aliases = term.aliases, !aliases.isEmpty {
-                out += "*Also:* " + aliases.map { MarkdownText.code($0) }.joined(separator: ", ") + "\n\n"
+                out +=
+                    "*\(words.markdown(.glossaryAlso))* "
+                    + aliases.map { MarkdownText.code($0) }.joined(separator: ", ") + "\n\n"
             }
             out += term.definition + "\n\n"
             let links = explainedIn[term.term] ?? []
             if !links.isEmpty {
                 let list = links.map { "[\(MarkdownText.escape($0.text))](\($0.link))" }
-                out += "Explained in " + list.joined(separator: "; ") + ".\n\n"
+                out += words.markdown(.glossaryExplainedIn, ["links": list.joined(separator: "; ")]) + "\n\n"
             }
         }
         return out
@@ -40,33 +42,42 @@ enum GeneratedPages {
     ///
     /// The prose is Markdown; the two tables are raw HTML blocks written here, because a big
     /// book has thousands of rows and their links point at anchors the builder made itself.
-    static func snippetIndex(tangled: [SnippetRow], others: [SnippetRow], coverage: String?) -> String {
-        var out = "# Snippet index\n\n"
-        out += "Every code block of the book and what proves it. A *compiled* block is tangled into "
-        out += "a Swift file the package builds; *tested* means that coverage data shows at least one "
-        out += "of its lines running in the test suite; *checked as NAME* means a checker validates it "
-        out += "on every `workbook check`; *display-only* blocks are shown as written and nothing "
-        out += "checks them.\n\n"
+    static func snippetIndex(tangled: [SnippetRow], others: [SnippetRow], coverage: String?, words: SiteWords)
+        -> String
+    {
+        var out = "# \(words.markdown(.snippetsTitle))\n\n"
+        out += words.markdown(.snippetsIntro) + "\n\n"
         var counts: [String: Int] = [:]
         for row in tangled + others { counts[row.badge.key, default: 0] += 1 }
-        let known = [
-            "tested", "compiled", "tangled", "parse-checked", "checked", "failed", "unused", "display-only",
+        let known: [(key: String, word: WeaveWord)] = [
+            ("tested", .snippetsStatusTested), ("compiled", .snippetsStatusCompiled),
+            ("tangled", .snippetsStatusTangled), ("parse-checked", .snippetsStatusParseChecked),
+            ("checked", .snippetsStatusChecked), ("failed", .snippetsStatusFailed),
+            ("unused", .snippetsStatusUnused), ("display-only", .snippetsStatusDisplayOnly),
         ]
-        let summary = known.compactMap { key in counts[key].map { "\(key): \($0)" } }
-        out += "Blocks by status: " + summary.joined(separator: ", ") + ".\n\n"
+        let summary = known.compactMap { status in
+            counts[status.key].map { words.format(status.word, ["count": String($0)]) }
+        }
+        out += words.markdown(
+            .snippetsByStatus, ["counts": MarkdownText.escape(summary.joined(separator: ", "))])
+        out += "\n\n"
         if let coverage {
-            out += "Tested is measured from the coverage data in `\(coverage)`: rebuild the site after "
-            out += "the next test run to refresh it.\n\n"
+            out += words.markdown(.snippetsCoverage, ["file": coverage]) + "\n\n"
         } else {
-            out += "No coverage data was found, so no block is claimed as tested. To measure it, run "
-            out += "`swift test --enable-code-coverage` (or `./wb test`, once it passes that flag), then "
-            out += "build the site again: `workbook build` reads `.build/debug/codecov/*.json`.\n\n"
+            out += words.markdown(.snippetsNoCoverage) + "\n\n"
         }
         var badges: [Badge: String] = [:]
         var html = HTMLWriter(capacity: 256 * (tangled.count + others.count))
         func badge(_ value: Badge) {
-            if badges[value] == nil { badges[value] = Self.badge(value) }
+            if badges[value] == nil { badges[value] = Self.badge(value, words: words) }
             html.raw(badges[value] ?? "")
+        }
+        func header(_ columns: [WeaveWord]) {
+            for column in columns {
+                html.raw("<th>")
+                html.text(words[column])
+                html.raw("</th>\n")
+            }
         }
         func cell(_ write: () -> Void) {
             html.raw("<td>")
@@ -80,11 +91,11 @@ enum GeneratedPages {
             html.text(label)
             html.raw("</a>")
         }
-        out += "## Tangled blocks\n\n"
+        out += "## \(words.markdown(.snippetsTangled))\n\n"
         html.raw("<div class=\"table-wrap\">\n<table class=\"snippets\">\n<thead>\n<tr>\n")
-        html.raw("<th>Chunk or file</th>\n<th>Writes to</th>\n<th>Module</th>\n<th>Status</th>\n")
-        if coverage != nil { html.raw("<th>Tested</th>\n") }
-        html.raw("<th>Chapter</th>\n")
+        header([.snippetsColumnChunk, .snippetsColumnWritesTo, .snippetsColumnModule, .snippetsColumnStatus])
+        if coverage != nil { header([.snippetsColumnTested]) }
+        header([.snippetsColumnChapter])
         html.raw("</tr>\n</thead>\n<tbody>\n")
         for row in tangled {
             let name = row.block.attributes.chunkName.map { "⟨\($0)⟩" } ?? row.block.attributes.file ?? "-"
@@ -102,8 +113,8 @@ enum GeneratedPages {
             cell { badge(row.badge) }
             if coverage != nil {
                 switch row.badge {
-                case .tested: cell { html.raw("yes") }
-                case .compiled: cell { html.raw("no") }
+                case .tested: cell { html.text(words[.tableYes]) }
+                case .compiled: cell { html.text(words[.tableNo]) }
                 default: cell { html.raw("-") }
                 }
             }
@@ -114,14 +125,15 @@ enum GeneratedPages {
         out += html.string + "\n"
         if !others.isEmpty {
             html = HTMLWriter(capacity: 200 * others.count)
-            out += "## Other snippets\n\n"
+            out += "## \(words.markdown(.snippetsOthers))\n\n"
             html.raw("<div class=\"table-wrap\">\n<table class=\"snippets\">\n<thead>\n<tr>\n")
-            html.raw(
-                "<th>Block</th>\n<th>Language</th>\n<th>Status</th>\n<th>Chapter</th>\n</tr>\n</thead>\n<tbody>\n"
-            )
+            header([
+                .snippetsColumnBlock, .snippetsColumnLanguage, .snippetsColumnStatus, .snippetsColumnChapter,
+            ])
+            html.raw("</tr>\n</thead>\n<tbody>\n")
             for row in others {
                 html.raw("<tr>\n")
-                cell { link(row, "line \(row.block.location.line)") }
+                cell { link(row, words.format(.snippetsLine, ["line": String(row.block.location.line)])) }
                 cell { html.text(row.block.attributes.language ?? "text") }
                 cell { badge(row.badge) }
                 cell { html.text(chapterLabel(row)) }
@@ -138,9 +150,9 @@ enum GeneratedPages {
     }
 
     /// A badge as inline HTML (the renderer passes it through).
-    static func badge(_ badge: Badge) -> String {
-        "<span class=\"badge badge-\(badge.key)\" title=\"\(HTML.escape(badge.explanation))\">"
-            + HTML.escape(badge.label) + "</span>"
+    static func badge(_ badge: Badge, words: SiteWords) -> String {
+        "<span class=\"badge badge-\(badge.key)\" title=\"\(HTML.escape(badge.explanation(words)))\">"
+            + HTML.escape(badge.label(words)) + "</span>"
     }
 
     /// The module a generated file belongs to: `Sources/NAME/...` or `Tests/NAME/...`.

@@ -14,6 +14,12 @@ struct RenderContext: Sendable {
     /// The destinations that cite an entry (``CitationPages``), with the source's URL ("" for
     /// none): they get the class `citation`, and the print page shows the URL after them.
     var citationURLs: [String: String] = [:]
+    /// In a translated page: the first lines of the paragraphs and headings shown in the source
+    /// language, and the table cells (by their row's line), which get ``fallbackAttributes``.
+    var fallbackLines: Set<Int> = []
+    var fallbackCells: [Int: Set<Int>] = [:]
+    /// What marks a passage left in the source language: its language and a class.
+    var fallbackAttributes = " lang=\"en\" class=\"untranslated\""
 }
 
 /// The pass that writes HTML: a driver (`visit`) and one function per node kind, each told
@@ -85,7 +91,7 @@ public struct HTMLRenderer: MarkdownWalker {
         case .codeBlock(let fence): if entering { codeBlock(node, fence: fence) }
         case .htmlBlock(let literal): if entering { htmlBlock(literal) }
         case .paragraph: paragraph(node, entering: entering)
-        case .heading(let level): heading(level: level, entering: entering)
+        case .heading(let level): heading(level: level, line: node.line, entering: entering)
         case .thematicBreak: if entering { thematicBreak() }
         case .text(let text): if entering { html.text(text) }
         case .softBreak: if entering { html.raw("\n") }
@@ -161,16 +167,21 @@ public struct HTMLRenderer: MarkdownWalker {
             skipDepth = 1
             return
         }
-        if tight { return }
+        let fallback = context.fallbackLines.contains(node.line)
+        if tight {
+            // No element of its own: a span carries the mark.
+            if fallback { html.raw(entering ? "<span\(context.fallbackAttributes)>" : "</span>") }
+            return
+        }
         if entering {
             html.newlineIfNeeded()
-            html.raw("<p>")
+            html.raw(fallback ? "<p\(context.fallbackAttributes)>" : "<p>")
         } else {
             html.raw("</p>\n")
         }
     }
 
-    private mutating func heading(level: Int, entering: Bool) {
+    private mutating func heading(level: Int, line: Int, entering: Bool) {
         if entering {
             headingID =
                 headingIndex < context.headingIDs.count
@@ -179,7 +190,7 @@ public struct HTMLRenderer: MarkdownWalker {
             html.newlineIfNeeded()
             html.raw("<h\(level) id=\"")
             html.text(headingID)
-            html.raw("\">")
+            html.raw(context.fallbackLines.contains(line) ? "\"\(context.fallbackAttributes)>" : "\">")
         } else {
             html.raw("<a class=\"heading-anchor\" href=\"#")
             html.url(headingID)
@@ -295,12 +306,16 @@ public struct HTMLRenderer: MarkdownWalker {
         let cells = Self.parseCells([table.header] + table.rows)
         html.newlineIfNeeded()
         html.raw("<div class=\"table-wrap\">\n<table>\n<thead>\n")
-        tableRow(table.header, cells: cells?[0], alignments: table.alignments, cellTag: "th")
+        tableRow(
+            table.header, cells: cells?[0], alignments: table.alignments, cellTag: "th",
+            fallback: context.fallbackCells[table.startLine] ?? [])
         html.raw("</thead>\n")
         if !table.rows.isEmpty {
             html.raw("<tbody>\n")
             for (index, row) in table.rows.enumerated() {
-                tableRow(row, cells: cells?[index + 1], alignments: table.alignments, cellTag: "td")
+                tableRow(
+                    row, cells: cells?[index + 1], alignments: table.alignments, cellTag: "td",
+                    fallback: context.fallbackCells[table.startLine + 2 + index] ?? [])
             }
             html.raw("</tbody>\n")
         }
@@ -366,7 +381,8 @@ public struct HTMLRenderer: MarkdownWalker {
     }
 
     private mutating func tableRow(
-        _ row: [GFMTable.Cell], cells: [[MarkdownNode]]?, alignments: [GFMTable.Alignment], cellTag: String
+        _ row: [GFMTable.Cell], cells: [[MarkdownNode]]?, alignments: [GFMTable.Alignment], cellTag: String,
+        fallback: Set<Int>
     ) {
         html.raw("<tr>\n")
         for (index, alignment) in alignments.enumerated() {
@@ -377,6 +393,7 @@ public struct HTMLRenderer: MarkdownWalker {
             case .center: html.raw(" style=\"text-align: center\"")
             case .right: html.raw(" style=\"text-align: right\"")
             }
+            if fallback.contains(index) { html.raw(context.fallbackAttributes) }
             html.raw(">")
             if let cells {
                 for node in cells[index] { node.traverse(&self) }

@@ -7,27 +7,21 @@ import StrictJSON
 ///
 /// ```swift
 /// let page = OpenAPIPage(documentPath: "api/openapi.json", title: "Server API")
-/// let markdown = try OpenAPIReference.markdown(json: data, page: page)
+/// let markdown = try OpenAPIReference.markdown(json: data, page: page, words: theme.words)
 /// // # Server API (or the document's info.title) ... ## Endpoints ... ## Schemas
 /// ```
 public enum OpenAPIReference {
     static let methods = ["get", "put", "post", "delete", "options", "head", "patch", "trace"]
 
     /// The page for a missing document: says so, and how it comes to exist.
-    public static func missingMarkdown(documentPath: String, title: String) -> String {
-        """
-        # \(MarkdownText.escape(title))
-
-        The OpenAPI document (`\(documentPath)`) is not in this book yet, so there is
-        no API reference to show. It appears here as soon as the file exists: build the site again.
-
-        """
+    public static func missingMarkdown(documentPath: String, title: String, words: SiteWords) -> String {
+        "# \(MarkdownText.escape(title))\n\n" + words.markdown(.apiMissing, ["path": documentPath]) + "\n\n"
     }
 
-    /// The reference for the document `data`, which the book holds at `page.documentPath`; its
-    /// try-it panels say `offlineNote` while no server answers.
+    /// The reference for the document `data`, which the book holds at `page.documentPath`, in
+    /// `words`; its try-it panels say `offlineNote` while no server answers (nil: the words').
     public static func markdown(
-        json data: Data, page: OpenAPIPage, offlineNote: String = SiteOptions.plainTryItOfflineNote
+        json data: Data, page: OpenAPIPage, offlineNote: String? = nil, words: SiteWords
     ) throws(WeaveMessage) -> String {
         let documentPath = page.documentPath
         let document: JSONValue
@@ -43,15 +37,20 @@ public enum OpenAPIReference {
         let info = document["info"]
         out += "# \(MarkdownText.escape(info?["title"]?.string ?? page.title))\n\n"
         if let version = info?["version"]?.string {
-            out += "Version \(MarkdownText.code(version)), generated from `\(documentPath)`"
-            if let openapi = document["openapi"]?.string { out += " (OpenAPI \(openapi))" }
-            out += ".\n\n"
+            var values = ["version": MarkdownText.code(version), "path": documentPath]
+            if let openapi = document["openapi"]?.string {
+                values["openapi"] = openapi
+                out += words.markdown(.apiVersionOpenAPI, values)
+            } else {
+                out += words.markdown(.apiVersion, values)
+            }
+            out += "\n\n"
         }
         if let description = info?["description"]?.string { out += description + "\n\n" }
         if let note = page.liveNote { out += "<p class=\"live-note\" data-live-note>\(note)</p>\n\n" }
         let servers = document["servers"]?.items ?? []
         if !servers.isEmpty {
-            out += "## Servers\n\n"
+            out += "## \(words.markdown(.apiServers))\n\n"
             for server in servers {
                 out += "- \(MarkdownText.code(server["url"]?.string ?? ""))"
                 if let description = server["description"]?.string { out += ": \(description)" }
@@ -61,7 +60,10 @@ public enum OpenAPIReference {
         }
         let schemes = document["components"]?["securitySchemes"]?.sortedMembers ?? []
         if !schemes.isEmpty {
-            out += "## Authentication\n\n| Scheme | Type | Where | Description |\n| --- | --- | --- | --- |\n"
+            out += "## \(words.markdown(.apiAuthentication))\n\n"
+            out += words.tableHeader([
+                .apiColumnScheme, .apiColumnType, .apiColumnWhere, .apiColumnDescription,
+            ])
             for (name, scheme) in schemes {
                 let place = [scheme["in"]?.string, scheme["name"]?.string].compactMap { $0 }.joined(
                     separator: " ")
@@ -72,22 +74,22 @@ public enum OpenAPIReference {
             }
             out += "\n"
         }
-        out += "## Endpoints\n\n"
+        out += "## \(words.markdown(.apiEndpoints))\n\n"
         for (path, item) in paths.sortedMembers {
             for method in methods {
                 guard let operation = item[method] else { continue }
                 out += operationMarkdown(
                     method: method, path: path, operation: operation, pathItem: item, document: document,
-                    offlineNote: offlineNote)
+                    offlineNote: offlineNote, words: words)
             }
         }
         let schemas = document["components"]?["schemas"]?.sortedMembers ?? []
         if !schemas.isEmpty {
-            out += "## Schemas\n\n"
+            out += "## \(words.markdown(.apiSchemas))\n\n"
             for (name, schema) in schemas {
                 // The explicit id lets type summaries link to the schema whatever its heading's slug.
                 out += "### <a id=\"schema-\(Slugger.slug(name))\"></a>\(MarkdownText.escape(name))\n\n"
-                out += schemaMarkdown(schema)
+                out += schemaMarkdown(schema, words: words)
             }
         }
         return out
@@ -95,47 +97,49 @@ public enum OpenAPIReference {
 
     private static func operationMarkdown(
         method: String, path: String, operation: JSONValue, pathItem: JSONValue, document: JSONValue,
-        offlineNote: String
+        offlineNote: String?, words: SiteWords
     )
         -> String
     {
         var out = "### \(method.uppercased()) \(MarkdownText.code(path))\n\n"
         if let summary = operation["summary"]?.string { out += "**\(MarkdownText.escape(summary))**\n\n" }
         if let description = operation["description"]?.string { out += description + "\n\n" }
-        var panel = tryItPanel(method: method, path: path, operation: operation, document: document)
+        var panel = tryItPanel(
+            method: method, path: path, operation: operation, document: document, words: words)
         panel.offlineNote = offlineNote
-        out += panel.html + "\n"
+        out += panel.html(words) + "\n"
         let parameters = (pathItem["parameters"]?.items ?? []) + (operation["parameters"]?.items ?? [])
         if !parameters.isEmpty {
-            out +=
-                "Parameters:\n\n| Name | In | Type | Required | Description |\n| --- | --- | --- | --- | --- |\n"
+            out += words.markdown(.apiParameters) + "\n\n"
+            out += words.tableHeader([
+                .apiColumnName, .apiColumnIn, .apiColumnType, .apiColumnRequired, .apiColumnDescription,
+            ])
             for parameter in parameters {
                 out +=
                     "| \(MarkdownText.cellCode(parameter["name"]?.string ?? referenceName(parameter) ?? "?")) | "
                 out += "\(MarkdownText.cell(parameter["in"]?.string ?? "")) | "
-                out += "\(MarkdownText.cell(typeSummary(parameter["schema"]))) | "
-                out += "\(parameter["required"]?.bool == true ? "yes" : "no") | "
+                out += "\(MarkdownText.cell(typeSummary(parameter["schema"], words: words))) | "
+                out += "\(words.markdown(parameter["required"]?.bool == true ? .tableYes : .tableNo)) | "
                 out += "\(MarkdownText.cell(parameter["description"]?.string ?? "")) |\n"
             }
             out += "\n"
         }
         if let body = operation["requestBody"] {
-            out += "Request body"
-            if body["required"]?.bool == true { out += " (required)" }
-            out += ":\n\n"
+            out += words.markdown(body["required"]?.bool == true ? .apiRequestBodyRequired : .apiRequestBody)
+            out += "\n\n"
             if let description = body["description"]?.string { out += description + "\n\n" }
-            out += contentMarkdown(body["content"])
+            out += contentMarkdown(body["content"], words: words)
         }
         let responses = operation["responses"]?.sortedMembers ?? []
         if !responses.isEmpty {
-            out += "Responses:\n\n"
+            out += words.markdown(.apiResponses) + "\n\n"
             for (status, response) in responses {
                 out += "- **\(MarkdownText.escape(status))**"
                 if let description = response["description"]?.string {
                     out += ": " + description.split(whereSeparator: \.isNewline).joined(separator: " ")
                 }
                 out += "\n"
-                let content = contentMarkdown(response["content"])
+                let content = contentMarkdown(response["content"], words: words)
                 if !content.isEmpty {
                     out +=
                         "\n"
@@ -152,9 +156,9 @@ public enum OpenAPIReference {
     /// header (an API key header gets a placeholder the page fills with the publishable key; a
     /// bearer scheme gets a placeholder and a note, because the secret key never reaches a page),
     /// and a JSON body from the document's example, else one built from the schema.
-    static func tryItPanel(method: String, path: String, operation: JSONValue, document: JSONValue)
-        -> TryItPanel
-    {
+    static func tryItPanel(
+        method: String, path: String, operation: JSONValue, document: JSONValue, words: SiteWords
+    ) -> TryItPanel {
         var headers: [String] = []
         var note: String?
         let schemes = document["components"]?["securitySchemes"]
@@ -164,13 +168,12 @@ public enum OpenAPIReference {
             if scheme["type"]?.string == "apiKey", scheme["in"]?.string == "header",
                 let name = scheme["name"]?.string
             {
-                headers.append("\(name): \(publishableKeyPlaceholder)")
+                // The page's script puts the running server's key where the placeholder stands.
+                headers.append("\(name): \(words[.tryitPublishableKey])")
             } else if scheme["type"]?.string == "http", scheme["scheme"]?.string?.lowercased() == "bearer" {
-                headers.append("Authorization: Bearer \(secretKeyPlaceholder)")
-                note =
-                    "This route takes the <strong>secret key</strong>: replace <code>\(HTML.escape(secretKeyPlaceholder))"
-                    + "</code> with the one <code>workbook serve</code> printed when it started. "
-                    + "Pages are never given the secret key."
+                let placeholder = words[.tryitSecretKey]
+                headers.append("Authorization: Bearer \(placeholder)")
+                note = words.format(.tryitSecretKeyNote, ["placeholder": HTML.escape(placeholder)])
             }
         }
         var body = ""
@@ -184,10 +187,6 @@ public enum OpenAPIReference {
         return TryItPanel(
             method: method.uppercased(), path: path, headers: headers, body: body, note: note)
     }
-
-    /// What a page replaces with the running server's publishable key.
-    static let publishableKeyPlaceholder = "<publishable key>"
-    static let secretKeyPlaceholder = "<secret key>"
 
     /// An example built from a schema: its `example`, else an object of the properties that have
     /// examples or are required (all of them when none is), else a placeholder of its type.
@@ -232,27 +231,29 @@ public enum OpenAPIReference {
     }
 
     /// Each media type of a `content` object with its schema.
-    private static func contentMarkdown(_ content: JSONValue?) -> String {
+    private static func contentMarkdown(_ content: JSONValue?, words: SiteWords) -> String {
         var out = ""
         for (mediaType, media) in content?.sortedMembers ?? [] {
-            out += "\(MarkdownText.code(mediaType)): \(typeSummary(media["schema"]))\n\n"
+            out += "\(MarkdownText.code(mediaType)): \(typeSummary(media["schema"], words: words))\n\n"
             if let schema = media["schema"], schema["$ref"] == nil {
-                out += schemaMarkdown(schema)
+                out += schemaMarkdown(schema, words: words)
             }
         }
         return out
     }
 
     /// A schema's properties as a table (objects), or its type in a sentence.
-    static func schemaMarkdown(_ schema: JSONValue) -> String {
+    static func schemaMarkdown(_ schema: JSONValue, words: SiteWords) -> String {
         var out = ""
         if let description = schema["description"]?.string { out += description + "\n\n" }
         var rows: [String] = []
-        collectProperties(schema, prefix: "", depth: 0, into: &rows)
+        collectProperties(schema, prefix: "", depth: 0, words: words, into: &rows)
         guard !rows.isEmpty else {
-            return out + "Type: \(typeSummary(schema)).\n\n"
+            return out + words.markdown(.apiType, ["type": typeSummary(schema, words: words)]) + "\n\n"
         }
-        out += "| Property | Type | Required | Description |\n| --- | --- | --- | --- |\n"
+        out += words.tableHeader([
+            .apiColumnProperty, .apiColumnType, .apiColumnRequired, .apiColumnDescription,
+        ])
         out += rows.joined()
         return out + "\n"
     }
@@ -260,7 +261,7 @@ public enum OpenAPIReference {
     /// One row per property; nested objects (not references) add their properties as
     /// `parent.child` rows, a few levels deep.
     private static func collectProperties(
-        _ schema: JSONValue, prefix: String, depth: Int, into rows: inout [String]
+        _ schema: JSONValue, prefix: String, depth: Int, words: SiteWords, into rows: inout [String]
     ) {
         let required = Set((schema["required"]?.items ?? []).compactMap(\.string))
         for (name, property) in schema["properties"]?.sortedMembers ?? [] {
@@ -268,45 +269,53 @@ public enum OpenAPIReference {
             var description = property["description"]?.string ?? ""
             if let values = property["enum"]?.items, !values.isEmpty {
                 let list = values.map { MarkdownText.code($0.literal) }.joined(separator: ", ")
-                description += (description.isEmpty ? "" : " ") + "One of \(list)."
+                description += (description.isEmpty ? "" : " ") + words.markdown(.apiEnum, ["values": list])
             }
             if let example = property["example"] {
                 description +=
-                    (description.isEmpty ? "" : " ") + "Example: \(MarkdownText.code(example.literal))."
+                    (description.isEmpty ? "" : " ")
+                    + words.markdown(.apiExample, ["example": MarkdownText.code(example.literal)])
             }
             rows.append(
-                "| \(MarkdownText.cellCode(fullName)) | \(MarkdownText.cell(typeSummary(property))) | "
-                    + "\(required.contains(name) ? "yes" : "no") | \(MarkdownText.cell(description)) |\n")
+                "| \(MarkdownText.cellCode(fullName)) | \(MarkdownText.cell(typeSummary(property, words: words))) | "
+                    + "\(words.markdown(required.contains(name) ? .tableYes : .tableNo)) | "
+                    + "\(MarkdownText.cell(description)) |\n")
             if depth < 3, property["$ref"] == nil, property["properties"] != nil {
-                collectProperties(property, prefix: fullName + ".", depth: depth + 1, into: &rows)
+                collectProperties(
+                    property, prefix: fullName + ".", depth: depth + 1, words: words, into: &rows)
             }
             if depth < 3, let items = property["items"], items["$ref"] == nil, items["properties"] != nil {
-                collectProperties(items, prefix: fullName + "[].", depth: depth + 1, into: &rows)
+                collectProperties(
+                    items, prefix: fullName + "[].", depth: depth + 1, words: words, into: &rows)
             }
         }
     }
 
     /// `string (uri)`, `array of [Link](#link)`, `one of A, B`.
-    static func typeSummary(_ schema: JSONValue?) -> String {
-        guard let schema else { return "any" }
+    static func typeSummary(_ schema: JSONValue?, words: SiteWords) -> String {
+        guard let schema else { return words.markdown(.apiTypeAny) }
         if let name = referenceName(schema) {
             return "[\(MarkdownText.escape(name))](#schema-\(Slugger.slug(name)))"
         }
         for combiner in ["oneOf", "anyOf", "allOf"] {
             if let options = schema[combiner]?.items, !options.isEmpty {
-                let word = combiner == "allOf" ? "all of" : "one of"
-                return word + " " + options.map { typeSummary($0) }.joined(separator: ", ")
+                let types = options.map { typeSummary($0, words: words) }.joined(separator: ", ")
+                return words.markdown(combiner == "allOf" ? .apiTypeAllOf : .apiTypeOneOf, ["types": types])
             }
         }
+        // JSON Schema's type names (`string`, `object`) are code, in every language.
         var type: String
         switch schema["type"] {
         case .string(let name): type = name
-        case .array(let names): type = names.compactMap(\.string).joined(separator: " or ")
-        default: type = schema["properties"] != nil ? "object" : "any"
+        case .array(let names):
+            type = names.compactMap(\.string).joined(separator: " \(words.markdown(.apiTypeOr)) ")
+        default: type = schema["properties"] != nil ? "object" : words.markdown(.apiTypeAny)
         }
-        if type == "array" { type = "array of " + typeSummary(schema["items"]) }
+        if type == "array" {
+            type = words.markdown(.apiTypeArrayOf, ["type": typeSummary(schema["items"], words: words)])
+        }
         if let format = schema["format"]?.string { type += " (\(format))" }
-        if schema["nullable"]?.bool == true { type += ", nullable" }
+        if schema["nullable"]?.bool == true { type = words.markdown(.apiTypeNullable, ["type": type]) }
         return type
     }
 

@@ -2,17 +2,22 @@
 ///
 /// The known placeholders are listed in `slots`; `{{icon NAME}}` inlines the SVG file
 /// `assets/icons/NAME.svg` of the theme (inline, so that icons take the text colour in both
-/// themes). An unknown placeholder is an error when the template is read, not a silent blank.
+/// themes), and `{{t KEY}}` the word `KEY` of the theme's `words.json` (``SiteWords``),
+/// HTML-escaped, or as it is when the key ends in `.html`; a `{name}` inside the word that names
+/// a slot is filled like `{{name}}` (`{source-path}`). An unknown placeholder, icon or word is an
+/// error when the template is read, not a silent blank.
 ///
 /// ```swift
-/// let template = try PageTemplate(text: "<title>{{title}}</title>", icons: [:])
-/// template.render(["title": "Routing"])  // <title>Routing</title> (as bytes)
+/// let template = try PageTemplate(
+///     text: "<title>{{title}} · {{t site.name}}</title>", icons: [:],
+///     words: SiteWords(["site.name": "The Book"]))
+/// template.render(["title": "Routing"])  // <title>Routing · The Book</title> (as bytes)
 /// ```
 public struct PageTemplate: Sendable {
     /// The placeholders a page template may use.
     public static let slots: Set<String> = [
         "title", "description", "root", "page-kind", "sidebar", "content", "toc", "pager", "scripts",
-        "source-path",
+        "source-path", "words-json", "lang", "alternates", "language-switch",
     ]
 
     private enum Part: Sendable {
@@ -22,8 +27,10 @@ public struct PageTemplate: Sendable {
 
     private let parts: [Part]
 
-    /// Parses `text`. `icons` maps icon names to their SVG markup.
-    public init(text: String, icons: [String: String]) throws(WeaveMessage) {
+    /// Parses `text`. `icons` maps icon names to their SVG markup; `words` gives the words that
+    /// `{{t KEY}}` inlines (an unknown key throws ``WeaveMessage/unknownWord(key:line:)`` with
+    /// the template's line).
+    public init(text: String, icons: [String: String], words: SiteWords = SiteWords()) throws(WeaveMessage) {
         var parts: [Part] = []
         var literal: [UInt8] = []
         var rest = Substring(text)
@@ -35,6 +42,13 @@ public struct PageTemplate: Sendable {
                 let icon = Self.trimSpaces(name.dropFirst(5))
                 guard let svg = icons[icon] else { throw .unknownPlaceholder(name: name) }
                 literal += Array(svg.utf8)
+            } else if name.hasPrefix("t ") {
+                let key = Self.trimSpaces(name.dropFirst(2))
+                guard let word = words.entries[key] else {
+                    let line = text[..<open.lowerBound].reduce(1) { $1 == "\n" ? $0 + 1 : $0 }
+                    throw .unknownWord(key: key, line: line)
+                }
+                Self.inline(word, isHTML: key.hasSuffix(".html"), into: &parts, literal: &literal)
             } else {
                 guard Self.slots.contains(name) else { throw .unknownPlaceholder(name: name) }
                 parts.append(.literal(literal))
@@ -70,6 +84,35 @@ public struct PageTemplate: Sendable {
             }
         }
         return output
+    }
+
+    /// A word in the page: escaped unless it is HTML, and each `{slot}` in it a slot.
+    private static func inline(_ word: String, isHTML: Bool, into parts: inout [Part], literal: inout [UInt8])
+    {
+        var text = ""
+        func flush() {
+            literal += Array((isHTML ? text : HTML.escape(text)).utf8)
+            text = ""
+        }
+        var rest = Substring(word)
+        while let open = rest.firstIndex(of: "{") {
+            text += rest[..<open]
+            let afterOpen = rest.index(after: open)
+            if let close = rest[afterOpen...].firstIndex(of: "}"),
+                slots.contains(String(rest[afterOpen..<close]))
+            {
+                flush()
+                parts.append(.literal(literal))
+                literal = []
+                parts.append(.slot(String(rest[afterOpen..<close])))
+                rest = rest[rest.index(after: close)...]
+            } else {
+                text.append("{")
+                rest = rest[afterOpen...]
+            }
+        }
+        text += rest
+        flush()
     }
 
     private static func trimSpaces(_ text: Substring) -> String {

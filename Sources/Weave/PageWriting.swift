@@ -27,6 +27,19 @@ struct PageWriting: Sendable {
         throws(Diagnostic) -> PageWriting
     {
         let options = input.options
+        let words = input.words
+        // Every word the pages say must exist: the generator's, the template's and the scripts'.
+        if let missing = words.missingDiagnostic(
+            WeaveWord.allCases.map(\.rawValue), usedBy: "the site generator")
+        {
+            throw missing
+        }
+        if let missing = words.missingDiagnostic(
+            input.theme.scriptKeys.values.joined(), usedBy: "the theme's scripts")
+        {
+            throw missing
+        }
+        let template = try input.theme.template(with: words)
         var diagnostics: [Diagnostic] = []
         let highlight = options.highlightFolder.appendingPathComponent("highlight.min.js")
         let isHighlighted = FileManager.default.fileExists(atPath: highlight.path)
@@ -44,12 +57,17 @@ struct PageWriting: Sendable {
                 printPrefixes[page.output]
         }
         let site = SiteContext(
-            theme: input.theme, layout: Layout(pages.all, parts: input.book.parts),
+            theme: input.theme, words: words, template: template,
+            layout: Layout(pages.all, parts: input.book.parts, words: words),
             directory: proofs.directory,
             badges: proofs.badges, targets: proofs.targets, linkTargets: links.targets,
             isHighlighted: isHighlighted, siteTitle: options.siteTitle,
-            tryItOfflineNote: options.tryItOfflineNote,
+            // The plain note is the theme's word, in the build's language.
+            tryItOfflineNote: options.tryItOfflineNote == SiteOptions.plainTryItOfflineNote
+                ? nil : options.tryItOfflineNote,
             output: options.outputFolder,
+            language: options.language, otherLanguages: options.otherLanguages,
+            serverRoot: options.serverRoot,
             printPrefixes: printPrefixes, printPrefixesByName: printPrefixesByName)
         let jobs: [Job] = pages.all.map { .page($0) } + [.notFound(pages.notFound)]
         let written = ConcurrentMap.map(jobs) { job in site.write(job) }

@@ -8,7 +8,8 @@ import Literate
 /// first part, and a book without parts, folds nothing.
 ///
 /// ```swift
-/// CodeFold.summary(lines: block.lines, label: "AASATests.swift", isTest: true)  // "12 tests, 140 lines"
+/// CodeFold.summary(lines: block.lines, label: "AASATests.swift", isTest: true, words: words)
+/// // "12 tests, 140 lines"
 /// ```
 enum CodeFold {
     /// The longest block shown open in a folding chapter.
@@ -26,11 +27,18 @@ enum CodeFold {
 
     /// The folded block's summary: its number of tests when it declares any (`@Test`, or an
     /// XCTest `func test…`), otherwise its label; then its length.
-    static func summary(lines: [String], label: String, isTest: Bool) -> String {
-        let length = lines.count == 1 ? "1 line" : "\(lines.count) lines"
+    static func summary(lines: [String], label: String, isTest: Bool, words: SiteWords) -> String {
+        let count = ["count": String(lines.count)]
+        let length =
+            lines.count == 1 ? words.format(.codeFoldLineOne, count) : words.format(.codeFoldLineOther, count)
         let tests = isTest ? testCount(lines) : 0
-        if tests > 0 { return "\(tests == 1 ? "1 test" : "\(tests) tests"), \(length)" }
-        return "\(label), \(length)"
+        let what =
+            tests == 0
+            ? label
+            : tests == 1
+                ? words.format(.codeFoldTestOne, ["count": "1"])
+                : words.format(.codeFoldTestOther, ["count": String(tests)])
+        return words.format(.codeFoldSummary, ["what": what, "length": length])
     }
 
     /// `html` with every folded block open, for the page that prints the whole book.
@@ -58,13 +66,13 @@ enum ReadingTime {
     static let codeLinesPerMinute = 20
 
     /// The line a chapter page shows under its title.
-    static func html(minutes: Int) -> String {
-        "<p class=\"reading-time\">About \(minutes) min to read</p>\n"
+    static func html(minutes: Int, words: SiteWords) -> String {
+        "<p class=\"reading-time\">\(HTML.escape(words.format(.readingMinutes, ["minutes": String(minutes)])))</p>\n"
     }
 
     /// `body` with the reading time after its first `</h1>` (or first, without one).
-    static func inserting(minutes: Int, into body: [UInt8]) -> [UInt8] {
-        let line = Array(html(minutes: minutes).utf8)
+    static func inserting(minutes: Int, into body: [UInt8], words: SiteWords) -> [UInt8] {
+        let line = Array(html(minutes: minutes, words: words).utf8)
         let heading = Array("</h1>\n".utf8)
         guard let end = HTMLBytes.firstRange(of: heading, in: body)?.upperBound else { return line + body }
         return Array(body[..<end]) + line + Array(body[end...])

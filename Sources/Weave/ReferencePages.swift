@@ -17,6 +17,7 @@ struct ReferencePages: Sendable {
 
     static func add(to pages: [SitePage], input: SiteInput, proofs: BlockProofs) -> ReferencePages {
         let theme = input.theme
+        let words = input.words
         var diagnostics: [Diagnostic] = []
         var resolver = SiteLinks.resolver(for: pages, bookRoot: input.options.bookRoot)
         if let citations = input.citations {
@@ -24,19 +25,20 @@ struct ReferencePages: Sendable {
             resolver.citations = citations
         }
         let (glossaryMarkdown, glossaryDiagnostics) = glossaryPage(
-            theme.glossary, pages: pages, resolver: resolver)
+            theme.glossary, pages: pages, resolver: resolver, words: words)
         diagnostics += glossaryDiagnostics
         var generated = [
             SitePage(
                 kind: .glossary, source: "glossary.md", output: "glossary.html", markdown: glossaryMarkdown),
             SitePage(
                 kind: .snippets, source: "snippets.md", output: "snippets.html",
-                markdown: snippetMarkdown(proofs, pages: pages)),
+                markdown: snippetMarkdown(proofs, pages: pages, words: words)),
         ]
         if let api = input.options.apiReference {
+            let note = input.options.tryItOfflineNote
             let (apiMarkdown, apiDiagnostic) = openAPIMarkdown(
                 api, bookRoot: input.options.bookRoot,
-                offlineNote: input.options.tryItOfflineNote)
+                offlineNote: note == SiteOptions.plainTryItOfflineNote ? nil : note, words: words)
             if let apiDiagnostic { diagnostics.append(apiDiagnostic) }
             generated.append(
                 SitePage(kind: .api, source: "api.md", output: "api.html", markdown: apiMarkdown))
@@ -47,7 +49,7 @@ struct ReferencePages: Sendable {
                 SitePage(
                     kind: .citations(page.kind), source: page.file,
                     output: BookPages.chapterOutput(page.file),
-                    markdown: CitationPages.markdown(page, citedIn: citedIn))
+                    markdown: CitationPages.markdown(page, citedIn: citedIn, words: words))
             }
         }
         for index in generated.indices {
@@ -60,15 +62,19 @@ struct ReferencePages: Sendable {
             kind: .notFound, source: "404.md", output: "404.html", markdown: theme.notFound)
         notFound.collectAnchors(
             blocks: BookPages.blocks(of: notFound), directory: nil, reserved: theme.reservedIDs)
+        if let source = input.sourceNotFound {
+            notFound.keepHeadingIDs(of: MarkdownParser.parse(source), reserved: theme.reservedIDs)
+            notFound.translation = input.translations["site/404.md"]
+        }
         return ReferencePages(
             all: pages + generated, notFound: notFound, resolver: resolver, diagnostics: diagnostics)
     }
 
     /// The glossary's Markdown, and a diagnostic (at its line in `glossary.json`) for each
     /// `see` link that does not resolve.
-    private static func glossaryPage(_ glossary: Glossary, pages: [SitePage], resolver: LinkResolver)
-        -> (String, [Diagnostic])
-    {
+    private static func glossaryPage(
+        _ glossary: Glossary, pages: [SitePage], resolver: LinkResolver, words: SiteWords
+    ) -> (String, [Diagnostic]) {
         var diagnostics: [Diagnostic] = []
         var explained: [String: [(text: String, link: String)]] = [:]
         let byOutput = Dictionary(pages.map { ($0.output, $0) }, uniquingKeysWith: { first, _ in first })
@@ -96,10 +102,11 @@ struct ReferencePages: Sendable {
                 }
             }
         }
-        return (GeneratedPages.glossary(glossary, explainedIn: explained), diagnostics)
+        return (GeneratedPages.glossary(glossary, explainedIn: explained, words: words), diagnostics)
     }
 
-    private static func snippetMarkdown(_ proofs: BlockProofs, pages: [SitePage]) -> String {
+    private static func snippetMarkdown(_ proofs: BlockProofs, pages: [SitePage], words: SiteWords) -> String
+    {
         let bySource = Dictionary(pages.map { ($0.source, $0) }, uniquingKeysWith: { first, _ in first })
         var tangled: [GeneratedPages.SnippetRow] = []
         var others: [GeneratedPages.SnippetRow] = []
@@ -113,20 +120,27 @@ struct ReferencePages: Sendable {
                 files: proofs.targets[key] ?? [], badge: proofs.badges[key] ?? .displayOnly)
             if block.attributes.isTangled { tangled.append(row) } else { others.append(row) }
         }
-        return GeneratedPages.snippetIndex(tangled: tangled, others: others, coverage: proofs.coverageName)
+        return GeneratedPages.snippetIndex(
+            tangled: tangled, others: others, coverage: proofs.coverageName, words: words)
     }
 
     /// The API reference's Markdown; a missing document gives a page saying so, an unreadable or
     /// invalid one that page and an error at the document.
-    private static func openAPIMarkdown(_ api: OpenAPIPage, bookRoot: URL, offlineNote: String) -> (
-        String, Diagnostic?
-    ) {
+    private static func openAPIMarkdown(
+        _ api: OpenAPIPage, bookRoot: URL, offlineNote: String?, words: SiteWords
+    )
+        -> (String, Diagnostic?)
+    {
         let url = bookRoot.appendingPathComponent(api.documentPath)
-        let missing = OpenAPIReference.missingMarkdown(documentPath: api.documentPath, title: api.title)
+        let missing = OpenAPIReference.missingMarkdown(
+            documentPath: api.documentPath, title: api.title, words: words)
         guard FileManager.default.fileExists(atPath: url.path) else { return (missing, nil) }
         do {
             let data = try Data(contentsOf: url)
-            return (try OpenAPIReference.markdown(json: data, page: api, offlineNote: offlineNote), nil)
+            return (
+                try OpenAPIReference.markdown(json: data, page: api, offlineNote: offlineNote, words: words),
+                nil
+            )
         } catch let error as WeaveMessage {
             return (
                 missing,

@@ -212,8 +212,8 @@ public enum SearchIndex {
     }
 
     /// The index from the pages' parts, in page order.
-    static func json(parts: [Part]) -> [UInt8] {
-        let postings = SearchPostings(parts)
+    static func json(parts: [Part], language: SearchLanguage = .english) -> [UInt8] {
+        let postings = SearchPostings(parts, language: language)
         var output = Array("{\"version\":2,\"sections\":[".utf8)
         let sectionBytes = parts.reduce(64) { $0 + $1.entries.count + 1 }
         output.reserveCapacity(sectionBytes + postings.terms.count * 16 + postings.pairCount * 8)

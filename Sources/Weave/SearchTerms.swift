@@ -15,6 +15,23 @@ import Foundation
 /// SearchTerms.words(in: "Li2.configure(publishableKey:)")
 /// // [li2, configur, publishablekei (parts: publish, kei)]
 /// ```
+/// - on a **Vietnamese** site (``SearchLanguage/vietnamese``), nothing is stemmed (Porter's rules
+///   are English: they would turn `tay` into `tai`); each syllable is a word, and one with
+///   diacritics or tone marks is also read as its plain letters (`liên` as `lien`, `đường` as
+///   `duong`), so a reader who types without them finds it. Identifiers keep their parts.
+///
+/// ```swift
+/// SearchTerms.word("đường", language: .vietnamese)   // đường (parts: duong)
+/// ```
+enum SearchLanguage: Sendable, Equatable {
+    case english, vietnamese
+
+    /// The rules for a site whose pages are in the language `code` (`<html lang>`).
+    init(code: String) {
+        self = code == "vi" || code.hasPrefix("vi-") ? .vietnamese : .english
+    }
+}
+
 enum SearchTerms {
     /// A word as the index stores it: the whole word, and its parts when it has several.
     struct Word: Sendable, Equatable, CustomStringConvertible {
@@ -45,7 +62,8 @@ enum SearchTerms {
 
     /// Porter's stem of a lowercased word, or the word itself when it holds anything but `a` to
     /// `z` or is shorter than three letters: `configured` is `configur`, `happy` is `happi`.
-    static func stem(_ word: String) -> String {
+    static func stem(_ word: String, language: SearchLanguage = .english) -> String {
+        guard language == .english else { return word }
         var bytes = Array(word.utf8)
         guard PorterStemmer.stem(&bytes) else { return word }
         return String(decoding: bytes, as: UTF8.self)
@@ -86,7 +104,8 @@ enum SearchTerms {
     }
 
     /// The word (and its parts) that `bytes`, one word of a text, stands for.
-    static func word(_ bytes: UnsafeBufferPointer<UInt8>) -> Word {
+    static func word(_ bytes: UnsafeBufferPointer<UInt8>, language: SearchLanguage = .english) -> Word {
+        if language == .vietnamese { return vietnameseWord(bytes) }
         guard bytes.allSatisfy({ $0 < 0x80 }) else {
             return Word(String(decoding: bytes, as: UTF8.self).lowercased())
         }
@@ -101,6 +120,37 @@ enum SearchTerms {
             parts.append(String(decoding: part, as: UTF8.self))
         }
         return Word(String(decoding: whole, as: UTF8.self), parts: parts)
+    }
+
+    /// A word of a Vietnamese page: lowercased, not stemmed; with its plain letters as a part
+    /// when it has marks, and an identifier's parts as they are.
+    private static func vietnameseWord(_ bytes: UnsafeBufferPointer<UInt8>) -> Word {
+        guard bytes.allSatisfy({ $0 < 0x80 }) else {
+            let term = String(decoding: bytes, as: UTF8.self).lowercased()
+            let plain = withoutMarks(term)
+            return Word(term, parts: plain == term ? [] : [plain])
+        }
+        let whole = String(decoding: bytes.map(lowercase), as: UTF8.self)
+        let bounds = partBounds(bytes)
+        guard bounds.count > 1 else { return Word(whole) }
+        let parts = bounds.filter { $0.count > 1 }.map {
+            String(decoding: bytes[$0].map(lowercase), as: UTF8.self)
+        }
+        return Word(whole, parts: parts)
+    }
+
+    /// A lowercased word without its diacritics and tone marks, `đ` read as `d`: what a reader
+    /// types on a keyboard without a Vietnamese input method.
+    static func withoutMarks(_ word: String) -> String {
+        var plain = ""
+        plain.unicodeScalars.reserveCapacity(word.unicodeScalars.count)
+        for scalar in word.decomposedStringWithCanonicalMapping.unicodeScalars {
+            switch scalar.properties.generalCategory {
+            case .nonspacingMark, .spacingMark, .enclosingMark: continue
+            default: plain.unicodeScalars.append(scalar == "đ" ? "d" : scalar == "Đ" ? "d" : scalar)
+            }
+        }
+        return plain.precomposedStringWithCanonicalMapping
     }
 
     /// Where an identifier's words lie: between underscores, before a capital that follows a

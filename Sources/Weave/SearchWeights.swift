@@ -109,12 +109,15 @@ struct SearchPostings {
     /// For each term: section number and weight, by section.
     private(set) var lists: [[Int]] = []
     private(set) var pairCount = 0
+    /// How words are read (stemmed in English, marks folded in Vietnamese).
+    let language: SearchLanguage
 
     /// Postings of the pages' sections, numbered in order. Each distinct word of the book is
     /// read into its term and parts here, once; the counts of the words of a section that share
     /// a term add up.
-    init(_ parts: [SearchIndex.Part]) {
-        var reader = TermReader()
+    init(_ parts: [SearchIndex.Part], language: SearchLanguage = .english) {
+        self.language = language
+        var reader = TermReader(language: language)
         var number = 0
         for part in parts {
             let words = (0..<part.words.count).map { id in
@@ -139,6 +142,10 @@ struct SearchPostings {
 
     /// The book's terms as they are found, each word read once, and their postings so far.
     private struct TermReader {
+        let language: SearchLanguage
+
+        init(language: SearchLanguage) { self.language = language }
+
         private(set) var terms: [String] = []
         private(set) var lists: [[Int]] = []
         private var termIDs: [String: Int] = [:]
@@ -152,7 +159,7 @@ struct SearchPostings {
         mutating func read(_ bytes: UnsafeBufferPointer<UInt8>) -> (term: Int, parts: Range<Int>) {
             let (id, isNew) = known.intern(bytes)
             guard isNew else { return readInto[id] }
-            let word = SearchTerms.word(bytes)
+            let word = SearchTerms.word(bytes, language: language)
             let start = parts.count
             for part in word.parts { parts.append(self.id(read: part)) }
             readInto.append((term: self.id(read: word.term), parts: start..<parts.count))
@@ -213,7 +220,7 @@ struct SearchPostings {
         guard !words.isEmpty else { return [] }
         var scores: [Int: Int]?
         for (position, word) in words.enumerated() {
-            let stem = SearchTerms.stem(word)
+            let stem = SearchTerms.stem(word, language: language)
             var wordScores: [Int: Int] = [:]
             func add(_ index: Int, factor: Int) {
                 let list = lists[index]
@@ -226,7 +233,7 @@ struct SearchPostings {
             if position == words.count - 1 {
                 let longer = withPrefix(word).filter { terms[$0] != stem }
                 for index in longer { add(index, factor: 1) }
-                if exact == nil, longer.isEmpty,
+                if exact == nil, longer.isEmpty, language == .english,
                     word.utf8.allSatisfy({ $0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z") })
                 {
                     let letters = Array(word.utf8)

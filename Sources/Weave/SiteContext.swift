@@ -4,6 +4,9 @@ import Literate
 /// Everything rendering needs, shared read-only by the parallel page jobs.
 struct SiteContext: Sendable {
     var theme: Theme
+    /// The words of every page (``SiteInput/words``), and the template filled with them.
+    var words: SiteWords
+    var template: PageTemplate
     var layout: Layout
     var directory: ChunkDirectory
     var badges: [BlockKey: Badge]
@@ -12,9 +15,14 @@ struct SiteContext: Sendable {
     var isHighlighted: Bool
     /// The book's name, which opens each page's description.
     var siteTitle: String
-    /// What try-it panels say while no server answers.
-    var tryItOfflineNote: String
+    /// What try-it panels say while no server answers; nil: the words' (`tryit.offline.html`).
+    var tryItOfflineNote: String?
     var output: URL
+    /// The pages' language (`<html lang>`), the other languages of the site, and the path the
+    /// site is served at (`/`, `/vi/`), which the page for a missing path starts its links from.
+    var language = "en"
+    var otherLanguages: [SiteLanguage] = []
+    var serverRoot = "/"
 
     /// Each chapter's output path with the prefix its ids take on the print page.
     var printPrefixes: [String: String]
@@ -47,22 +55,26 @@ struct SiteContext: Sendable {
         case .page(let value):
             page = value
             root = Linker.root(from: page.output)
-            toc = Layout.toc(page.headings)
+            toc = layout.toc(page.headings)
             let rendered = render(page, linker: Linker(from: page.output), indexed: true)
             body =
-                page.readingMinutes.map { ReadingTime.inserting(minutes: $0, into: rendered.html) }
+                page.readingMinutes.map {
+                    ReadingTime.inserting(minutes: $0, into: rendered.html, words: words)
+                }
                 ?? rendered.html
             search = SearchIndex.part(
                 rendered.sections, practice: page.kind == .exercise, synonyms: theme.synonyms)
         case .notFound(let value):
             // Served for any missing path, so its links start at the server's root.
             page = value
-            root = "/"
+            root = serverRoot
             body = render(page, linker: Linker(from: page.output), indexed: false).html
         }
+        let status = page.translation.map { Self.translationStatus($0, words: words) } ?? []
         do {
             try SiteFiles.write(
-                page.output, pieces: frame(page: page, root: root, content: [body[...]], toc: toc),
+                page.output,
+                pieces: frame(page: page, root: root, content: [status[...], body[...]], toc: toc),
                 into: output)
         } catch {
             return .failure(error)
@@ -85,6 +97,11 @@ struct SiteContext: Sendable {
     {
         var context = RenderContext(source: page.text)
         context.headingIDs = page.headings.map(\.id)
+        if let translation = page.translation {
+            (context.fallbackLines, context.fallbackCells) = (
+                translation.fallbackLines, translation.fallbackCells
+            )
+        }
         for block in page.blocks {
             context.codeViews[block.location.line] = codeView(block, page: page, linker: linker)
         }
@@ -116,7 +133,8 @@ struct SiteContext: Sendable {
                 guard let entry = directory.entry(use), let href = directory.href(use, linker: linker) else {
                     continue
                 }
-                usedIn.append(NamedLink(label: entry.label, href: href))
+                let label = entry.label ?? words.format(.codeAtLine, ["line": String(entry.line)])
+                usedIn.append(NamedLink(label: label, href: href))
             }
         }
         var references: [String: String] = [:]
@@ -136,8 +154,9 @@ struct SiteContext: Sendable {
                 name.map { "⟨\($0)⟩" } ?? block.attributes.file.map {
                     String($0.split(separator: "/").last ?? "")
                 }
-                ?? "code"
-            fold = CodeFold.summary(lines: block.lines, label: label, isTest: CodeFold.isTest(targets: files))
+                ?? words[.codeFoldLabel]
+            fold = CodeFold.summary(
+                lines: block.lines, label: label, isTest: CodeFold.isTest(targets: files), words: words)
         }
         return CodeBlockView(
             id: page.codeIDs[block.location.line] ?? "code-\(block.location.line)",
@@ -146,7 +165,7 @@ struct SiteContext: Sendable {
             isContinuation: isChapter && first != nil && first != key,
             files: files,
             badge: badges[key] ?? .displayOnly, usedIn: usedIn, referenceHrefs: references,
-            tryIt: tryItPanel(block), fold: fold)
+            tryIt: tryItPanel(block), fold: fold, words: words)
     }
 
     /// The panel of a `try` block, saying the book's offline note.
@@ -163,9 +182,17 @@ struct SiteContext: Sendable {
         -> [ArraySlice<UInt8>]
     {
         func piece(_ text: String) -> [ArraySlice<UInt8>] { [Array(text.utf8)[...]] }
-        return theme.template.render(pieces: [
+        let description =
+            siteTitle.isEmpty
+            ? page.title : words.format(.pageDescription, ["site": siteTitle, "title": page.title])
+        var scriptKind: String?
+        if case .theme(let kind) = page.kind { scriptKind = kind }
+        return template.render(pieces: [
+            "lang": piece(HTML.escape(language)),
+            "alternates": [alternates(page: page, root: root)[...]],
+            "language-switch": [languageSwitch(page: page, root: root)[...]],
             "title": piece(HTML.escape(page.title)),
-            "description": piece(HTML.escape(siteTitle.isEmpty ? page.title : "\(siteTitle): \(page.title)")),
+            "description": piece(HTML.escape(description)),
             "root": piece(root),
             "page-kind": piece(page.kind.name),
             "sidebar": [layout.sidebar(for: page.output, root: root)[...]],
@@ -174,7 +201,71 @@ struct SiteContext: Sendable {
             "pager": [layout.pager(for: page.output, root: root)[...]],
             "scripts": [scripts(root: root)[...]],
             "source-path": piece(HTML.escape(page.source)),
+            "words-json": piece(words.scriptJSON(theme.scriptWordKeys(kind: scriptKind))),
         ])
+    }
+
+    /// `<link rel="alternate" hreflang>` to the same page in each other language.
+    private func alternates(page: SitePage, root: String) -> [UInt8] {
+        var html = HTMLWriter()
+        for other in otherLanguages {
+            html.raw("<link rel=\"alternate\" hreflang=\"")
+            html.text(other.code)
+            html.raw("\" href=\"")
+            html.url(Self.otherLanguagePath(root: root, other: other.root, page: page.output))
+            html.raw("\">\n")
+        }
+        return html.bytes
+    }
+
+    /// A link to the same page in each other language, named in that language; the page's
+    /// script keeps the anchor and remembers the choice.
+    private func languageSwitch(page: SitePage, root: String) -> [UInt8] {
+        var html = HTMLWriter()
+        for other in otherLanguages {
+            html.raw("<a class=\"language-switch\" hreflang=\"")
+            html.text(other.code)
+            html.raw("\" lang=\"")
+            html.text(other.code)
+            html.raw("\" href=\"")
+            html.url(Self.otherLanguagePath(root: root, other: other.root, page: page.output))
+            html.raw("\" title=\"")
+            html.text(words.format(.languageSwitchTitle, ["language": other.name]))
+            html.raw("\">")
+            html.text(other.name)
+            html.raw("</a>")
+        }
+        return html.bytes
+    }
+
+    /// The same page in another language's folder; from an absolute root (the page for a
+    /// missing path), with its `..` steps taken: `/vi/` and `../` give `/404.html`.
+    static func otherLanguagePath(root: String, other: String, page: String) -> String {
+        let path = root + other + page
+        guard path.hasPrefix("/") else { return path }
+        var segments: [Substring] = []
+        for segment in path.split(separator: "/", omittingEmptySubsequences: true) {
+            if segment == ".." {
+                _ = segments.popLast()
+            } else if segment != "." {
+                segments.append(segment)
+            }
+        }
+        return "/" + segments.joined(separator: "/")
+    }
+
+    /// On a translated page: how much of it is translated, and how the rest shows.
+    static func translationStatus(_ translation: TranslatedMarkdown, words: SiteWords) -> [UInt8] {
+        guard translation.messages > 0 else { return [] }
+        let percent = translation.translated * 100 / translation.messages
+        var html = HTMLWriter()
+        html.raw("<p class=\"translation-status\">")
+        html.text(
+            words.format(
+                translation.translated == translation.messages ? .translationComplete : .translationPartial,
+                ["percent": String(percent)]))
+        html.raw("</p>\n")
+        return html.bytes
     }
 
     private func scripts(root: String) -> [UInt8] {
@@ -201,7 +292,7 @@ struct SiteContext: Sendable {
             headings.append(HeadingAnchor(level: 2, title: chapter.title, id: prefix + "top", line: 1))
         }
         var page = SitePage(kind: .chapter, source: "print.md", output: "print.html", markdown: "")
-        page.title = "The whole book"
-        return frame(page: page, root: "", content: content, toc: Layout.toc(headings))
+        page.title = words[.printTitle]
+        return frame(page: page, root: "", content: content, toc: layout.toc(headings))
     }
 }

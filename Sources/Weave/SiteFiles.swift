@@ -25,7 +25,8 @@ enum SiteFiles {
             files.append(FileJob(path: "print.html") { site.printPage(parts) })
             pages.append("print.html")
         }
-        let index = SearchIndex.json(parts: written.searchParts)
+        let index = SearchIndex.json(
+            parts: written.searchParts, language: SearchLanguage(code: input.options.language))
         files.append(FileJob(path: "search-index.json", bytes: index))
         files.append(FileJob(path: "search-index.js") { SearchIndex.script(pieces: index) })
         files.append(FileJob(path: SiteBuilder.marker, bytes: Array("written by workbook build\n".utf8)))

@@ -48,6 +48,19 @@ public struct SiteOptions: Sendable {
     /// the book just read; nil gives none, and `SCHEME:KEY` links are then external.
     public var citations: (@Sendable (Book) -> CitationPages)?
 
+    /// The language of the pages, as `<html lang>` takes it.
+    public var language = "en"
+    /// A build in another language: how to translate the book's pages (nil: the book's own
+    /// language). Its pages keep the source's file names, anchors and code.
+    public var translation: SiteTranslation?
+    /// The other languages the same site is written in, for each page's alternates and its
+    /// language switch; empty for a site in one language.
+    public var otherLanguages: [SiteLanguage] = []
+    /// The path the site is served at: the page for a missing path (`404.html`), which a
+    /// server shows at any address, starts its links from it. `/` for the English site, `/vi/`
+    /// for its Vietnamese folder.
+    public var serverRoot = "/"
+
     /// The offline note of a book that gives none.
     public static let plainTryItOfflineNote = "Start the server to send it."
 
@@ -56,6 +69,10 @@ public struct SiteOptions: Sendable {
             bookRoot, outputFolder, themeFolder, checkers
         )
     }
+
+    /// The site's own words (labels, messages, the generated pages' sentences) for a build in
+    /// another language; nil says the theme's (`words.json`, ``Theme/words``).
+    public var words: SiteWords?
 }
 
 /// An API reference page (`api.html`), written as Markdown from an OpenAPI 3 document in the book

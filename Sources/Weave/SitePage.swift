@@ -50,6 +50,12 @@ struct SitePage: Sendable {
     /// A second file appended to the page's Markdown (an exercise's `HINTS.md`): from page line
     /// `fromLine` on, page line `fromLine + k` is line `firstLine + k` of `source`.
     var appendix: (source: String, fromLine: Int, firstLine: Int)?
+    /// In a build in another language: what of the page is translated, and what is shown in
+    /// the source language (marked so on the page).
+    var translation: TranslatedMarkdown?
+    /// An exercise page's Markdown in the source language, whose heading ids the translated
+    /// page keeps.
+    var sourceDocument: MarkdownNode?
 
     /// Where a line of the page's Markdown comes from, for diagnostics.
     func location(line: Int, column: Int) -> SourceLocation {

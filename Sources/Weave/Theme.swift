@@ -6,6 +6,8 @@ import Literate
 ///     templates/page.html     the page template, with {{placeholders}}
 ///     assets/                 copied into the site as they are (CSS, JS, icons)
 ///     assets/icons/*.svg      also inlined where the template says {{icon NAME}}
+///     words.json              the site's own words (``SiteWords``): the template's, the
+///                             scripts' and the generator's
 ///     home.md                 the home page's text
 ///     404.md                  the text of the page for a missing path
 ///     glossary.json           the glossary's terms
@@ -13,6 +15,14 @@ import Literate
 public struct Theme: Sendable {
     public var folder: URL
     public var template: PageTemplate
+    /// The theme's words (`words.json`): its interface, never the book's content, so a borrowed
+    /// theme brings its own.
+    public var words: SiteWords
+    /// The keys each script of `assets/` asks for (`t("key")`), by its path there (`site.js`).
+    public var scriptKeys: [String: [String]]
+    /// The template's text and the icons, to fill the template with other words.
+    private var templateText: String
+    private var icons: [String: String]
     /// Book-relative paths are not used here: these are relative to `assets/`.
     public var assetFiles: [String]
     public var home: String
@@ -41,12 +51,17 @@ public struct Theme: Sendable {
             icons[name] = read(assets.appendingPathComponent(path))?.trimmingCharacters(
                 in: .whitespacesAndNewlines)
         }
-        let template: PageTemplate
-        do {
-            template = try PageTemplate(text: templateText, icons: icons)
-        } catch {
-            throw Diagnostic(
-                .error, text: error.text, at: SourceLocation(path: "site/templates/page.html", line: 1))
+        let words = try SiteWords.load(themeFolder: folder)
+        let template = try Self.template(templateText, icons: icons, words: words)
+        var scriptKeys: [String: [String]] = [:]
+        for path in assetFiles where path.hasSuffix(".js") && !path.contains("/") {
+            let found = SiteWords.scriptKeys(in: read(assets.appendingPathComponent(path)) ?? "")
+            if let absent = found.first(where: { words.entries[$0.key] == nil }) {
+                throw Diagnostic(
+                    .error, text: WeaveMessage.missingWords(keys: [absent.key], user: "assets/" + path).text,
+                    at: SourceLocation(path: "site/assets/" + path, line: absent.line))
+            }
+            scriptKeys[path] = found.map(\.key)
         }
         let content = { (name: String) in includeContent ? read(folder.appendingPathComponent(name)) : nil }
         let glossaryText = content("glossary.json") ?? "{\"terms\": []}"
@@ -67,12 +82,39 @@ public struct Theme: Sendable {
             }
         }
         return Theme(
-            folder: folder, template: template, assetFiles: assetFiles,
-            home: content("home.md") ?? "# Contents of the book\n",
-            notFound: content("404.md") ?? "# Page not found\n",
+            folder: folder, template: template, words: words, scriptKeys: scriptKeys,
+            templateText: templateText,
+            icons: icons, assetFiles: assetFiles,
+            home: content("home.md") ?? words[WeaveWord.themeHome.rawValue] + "\n",
+            notFound: content("404.md") ?? words[WeaveWord.themeNotFound.rawValue] + "\n",
             glossary: glossary, synonyms: synonyms,
             reservedIDs: AnchorCollector.ids(in: templateText)
                 + ["nav-chapters", "nav-exercises", "nav-reference", "toc-title", "top"])
+    }
+
+    /// The template filled with `words` instead of the theme's own (a translated build's); an
+    /// unknown word is an error at its line of the template.
+    func template(with words: SiteWords) throws(Diagnostic) -> PageTemplate {
+        words == self.words ? template : try Self.template(templateText, icons: icons, words: words)
+    }
+
+    private static func template(_ text: String, icons: [String: String], words: SiteWords) throws(Diagnostic)
+        -> PageTemplate
+    {
+        do {
+            return try PageTemplate(text: text, icons: icons, words: words)
+        } catch {
+            var line = 1
+            if case .unknownWord(_, let at) = error { line = at }
+            throw Diagnostic(
+                .error, text: error.text, at: SourceLocation(path: "site/templates/page.html", line: line))
+        }
+    }
+
+    /// The keys of the words a page's scripts read: `site.js`'s on every page, and on a page of
+    /// the theme's own (kind `lab`) also those of the script of that name (`lab.js`).
+    func scriptWordKeys(kind: String?) -> [String] {
+        (scriptKeys["site.js"] ?? []) + (kind.flatMap { scriptKeys[$0 + ".js"] } ?? [])
     }
 
     static func read(_ url: URL) -> String? {

@@ -18,7 +18,7 @@ import Foundation
 ///
 /// ```swift
 /// let panel = TryItPanel(httpLines: ["POST /api/v1/orders HTTP/1.1", "X-Api-Key: key", "", "{}"])
-/// panel?.html  // "<section class=\"try-it\" data-method=\"POST\" ..."
+/// panel?.html(words)  // "<section class=\"try-it\" data-method=\"POST\" ..."
 /// ```
 struct TryItPanel: Sendable, Equatable {
     var method: String
@@ -30,8 +30,8 @@ struct TryItPanel: Sendable, Equatable {
     var note: String?
 
     /// What the panel says (HTML) while no server answers: how to start one, in a book's words
-    /// (``SiteOptions/tryItOfflineNote``).
-    var offlineNote = SiteOptions.plainTryItOfflineNote
+    /// (``SiteOptions/tryItOfflineNote``); nil says the theme's word (`tryit.offline.html`).
+    var offlineNote: String?
 
     init(method: String, path: String, headers: [String], body: String, note: String? = nil) {
         (self.method, self.path, self.headers, self.body, self.note) = (method, path, headers, body, note)
@@ -54,31 +54,40 @@ struct TryItPanel: Sendable, Equatable {
             body: body.joined(separator: "\n"))
     }
 
-    /// The panel's markup.
-    var html: String {
+    /// The panel's markup, its labels in `words`.
+    func html(_ words: SiteWords) -> String {
         var out = HTMLWriter()
         out.raw("<section class=\"try-it\" data-method=\"")
         out.text(method)
         out.raw("\" data-path=\"")
         out.text(path)
-        out.raw("\" aria-label=\"Try ")
-        out.text(method + " " + path)
-        out.raw("\">\n<p class=\"try-it-title\">Try it: <span class=\"try-it-method\">")
+        out.raw("\" aria-label=\"")
+        out.text(words.format(.tryitLabel, ["method": method, "path": path]))
+        out.raw("\">\n<p class=\"try-it-title\">")
+        out.text(words[.tryitTitle])
+        out.raw(" <span class=\"try-it-method\">")
         out.text(method)
         out.raw("</span> <input class=\"try-it-path\" type=\"text\" value=\"")
         out.text(path)
-        out.raw("\" aria-label=\"Path\" spellcheck=\"false\"></p>\n")
-        out.raw("<label class=\"try-it-label\">Headers\n<textarea class=\"try-it-headers\" rows=\"")
+        out.raw("\" aria-label=\"")
+        out.text(words[.tryitPath])
+        out.raw("\" spellcheck=\"false\"></p>\n<label class=\"try-it-label\">")
+        out.text(words[.tryitHeaders])
+        out.raw("\n<textarea class=\"try-it-headers\" rows=\"")
         out.raw(String(Self.rows(headers.count)))
         out.raw("\" spellcheck=\"false\">")
         out.text(headers.joined(separator: "\n"))
-        out.raw(
-            "</textarea></label>\n<label class=\"try-it-label\">Body\n<textarea class=\"try-it-body\" rows=\""
-        )
+        out.raw("</textarea></label>\n<label class=\"try-it-label\">")
+        out.text(words[.tryitBody])
+        out.raw("\n<textarea class=\"try-it-body\" rows=\"")
         let bodyLines = body.isEmpty ? 0 : body.split(separator: "\n", omittingEmptySubsequences: false).count
         out.raw(String(Self.rows(bodyLines)))
         out.raw("\" spellcheck=\"false\"")
-        if body.isEmpty { out.raw(" placeholder=\"No body\"") }
+        if body.isEmpty {
+            out.raw(" placeholder=\"")
+            out.text(words[.tryitNoBody])
+            out.raw("\"")
+        }
         out.raw(">")
         out.text(body)
         out.raw("</textarea></label>\n")
@@ -87,8 +96,10 @@ struct TryItPanel: Sendable, Equatable {
             out.raw(note)
             out.raw("</p>\n")
         }
-        out.raw("<p class=\"try-it-offline\">\(offlineNote)</p>\n")
-        out.raw("<button class=\"try-it-send\" type=\"button\">Send</button>\n")
+        out.raw("<p class=\"try-it-offline\">\(offlineNote ?? words[.tryitOffline])</p>\n")
+        out.raw("<button class=\"try-it-send\" type=\"button\">")
+        out.text(words[.tryitSend])
+        out.raw("</button>\n")
         out.raw("<div class=\"try-it-result\">\n<p class=\"try-it-status\" role=\"status\"></p>\n")
         out.raw("<pre class=\"try-it-response-headers\"></pre>\n<pre class=\"try-it-response\"></pre>\n")
         out.raw("</div>\n</section>\n")

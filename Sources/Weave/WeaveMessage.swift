@@ -16,6 +16,10 @@ public enum WeaveMessage: Error, Hashable, Sendable {
     case outputNotOurs(path: String)
     case fileFailed(path: String, operation: FileOperation, reason: String)
     case snippetCheckErrors(count: Int)
+    case wordsMissing(path: String)
+    case invalidWords(line: Int, detail: String)
+    case missingWords(keys: [String], user: String)
+    case unknownWord(key: String, line: Int)
 
     public var text: String {
         switch self {
@@ -54,6 +58,16 @@ public enum WeaveMessage: Error, Hashable, Sendable {
             return "\(path): \(operation.text) (\(reason))"
         case .snippetCheckErrors(let count):
             return "\(count) snippet check errors, badged 'check failed'; 'workbook check' lists them"
+        case .wordsMissing(let path):
+            return "no words at '\(path)': a theme holds its words (labels, messages) in words.json"
+        case .invalidWords(_, let detail):
+            return "invalid words: \(detail)"
+        case .missingWords(let keys, let user):
+            let list = keys.map { "'\($0)'" }.joined(separator: ", ")
+            return
+                "\(user) uses \(keys.count == 1 ? "a word" : "words") that words.json does not have: \(list)"
+        case .unknownWord(let key, _):
+            return "unknown word '{{t \(key)}}': words.json has no key '\(key)'"
         }
     }
 

@@ -60,7 +60,11 @@ struct ProgressFileTests {
         BadCase(
             id: "misspelled-key", text: #"{"version":1,"hintShown":{}}"#,
             error: ".exercises-state.json:1:26: unknown key 'hintShown' (known: current, done, hintsShown, "
-                + "version); the file is left as it is"),
+                + "language, version); the file is left as it is"),
+        BadCase(
+            id: "language-not-a-code", text: #"{"version":1,"language":"Tiếng Việt"}"#,
+            error: ".exercises-state.json:1:25: language is \"Tiếng Việt\"; expected a language code such as "
+                + "\"vi\", or null"),
         BadCase(
             id: "newer-version", text: "{\n  \"version\": 2\n}",
             error: ".exercises-state.json:2:14: version 2 was written by a newer workbook; this one reads "

@@ -111,7 +111,7 @@ struct LiveReferenceTests {
     }
 
     @Test func theReferenceAnswersWhatItsBuildIsDoing() async throws {
-        let live = LiveSite()
+        let live = LiveSite(words: .repository)
         let responder = try responder(live)
         let notBuilt = await get("/reference/documentation/li2sdk/", from: responder)
         #expect(notBuilt.status == .notFound)
@@ -128,6 +128,7 @@ struct LiveReferenceTests {
         let failed = await get("/reference/", from: responder)
         #expect(failed.status == .internalServerError)
         #expect(failed.bodyText.contains("<pre>error: docc not found on PATH &lt;or beside swift&gt;</pre>"))
+        #expect(failed.bodyText.contains(#"<p><a href="/">Back to the book</a></p>"#))
     }
 
     @Test func theReferenceIsServedWhileTheSiteIsStillBuildingAndOnlyUnderItsPath() async throws {
@@ -137,8 +138,8 @@ struct LiveReferenceTests {
         let responder = try responder(live)
         #expect(await get("/reference/documentation/li2sdk/", from: responder).status == .ok)
         // A path that only starts with the same letters is the site's, still building.
-        #expect(await get("/references.html", from: responder) == StaticSite.building)
-        #expect(await get("/", from: responder) == StaticSite.building)
+        #expect(await get("/references.html", from: responder) == StaticSite.building(live.words))
+        #expect(await get("/", from: responder) == StaticSite.building(live.words))
     }
 
     @Test func overLoopbackTheRuntimeServesTheReferenceFolder() async throws {

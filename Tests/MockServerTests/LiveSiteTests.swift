@@ -178,10 +178,11 @@ struct LiveSiteTests {
     }
 
     @Test func pagesAnswer503WithABuildingPageUntilTheFirstBuild() async throws {
-        let live = LiveSite()
+        let live = LiveSite(words: .repository)
         let responder = try liveResponder(live)
         let page = await get("/", from: responder)
-        #expect(page == StaticSite.building)
+        #expect(page == StaticSite.building(live.words))
+        #expect(page.bodyText.contains("<h1>Building the site...</h1>"))
         #expect(page.status == .serviceUnavailable)
         #expect(page.bodyText.contains(#"<meta http-equiv="refresh" content="1">"#))
         // The API answers at once, whatever the site is doing.

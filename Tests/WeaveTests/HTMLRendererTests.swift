@@ -1,5 +1,6 @@
 import CCmark
 import Foundation
+import Literate
 import Testing
 
 @testable import Weave
@@ -164,7 +165,16 @@ struct HTMLRendererTests {
     }
 
     @Test func aDisplayOnlyBlockShowsItsLanguageAndBadge() {
-        let html = HTMLRenderer.render(markdown: "```kotlin\nval x = 1 < 2\n```\n")
+        var view = HTMLRenderer.displayView(
+            fence: CodeFence(
+                info: "kotlin", lines: ["val x = 1 < 2"], fenceCharacter: "`", fenceLength: 3,
+                isUnclosed: false,
+                infoColumn: 4),
+            line: 1)
+        view.words = TemporaryBook.words
+        var writer = HTMLWriter()
+        view.render(lines: ["val x = 1 < 2"], into: &writer)
+        let html = writer.string
         #expect(
             html == """
                 <figure class="code" id="code-1">
@@ -183,7 +193,7 @@ struct HTMLRendererTests {
             id: "chunk-greeting", language: "swift", chunkName: "greeting", chunkHref: "#chunk-greeting",
             isContinuation: false, files: ["Sources/Greeter/Greeter.swift"], badge: .tested,
             usedIn: [NamedLink(label: "Sources/Greeter/Greeter.swift", href: "#code-3")],
-            referenceHrefs: ["punctuation": "02-farewell.html#chunk-punctuation"])
+            referenceHrefs: ["punctuation": "02-farewell.html#chunk-punctuation"], words: TemporaryBook.words)
         var html = HTMLWriter()
         view.render(
             lines: ["let text = \"Hi\"", "    <<punctuation>>", "    <<unknown-chunk>>", "print(text)"],
@@ -209,7 +219,8 @@ struct HTMLRendererTests {
     @Test func aContinuedChunkSaysSo() {
         let view = CodeBlockView(
             id: "code-9", language: "swift", chunkName: "greeting", chunkHref: "#chunk-greeting",
-            isContinuation: true, files: [], badge: .compiled, usedIn: [], referenceHrefs: [:])
+            isContinuation: true, files: [], badge: .compiled, usedIn: [], referenceHrefs: [:],
+            words: TemporaryBook.words)
         var html = HTMLWriter()
         view.render(lines: [], into: &html)
         #expect(
@@ -236,7 +247,7 @@ struct HTMLRendererTests {
             ("display", Badge(.displayOnly), "display-only", "display-only"),
         ]
         for item in cases {
-            #expect(item.badge.label == item.label, "\(item.id)")
+            #expect(item.badge.label(TemporaryBook.words) == item.label, "\(item.id)")
             #expect(item.badge.key == item.key, "\(item.id)")
         }
     }

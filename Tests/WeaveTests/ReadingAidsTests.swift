@@ -37,10 +37,17 @@ struct ReadingAidsTests {
     }
 
     @Test func aFoldedBlockIsSummarisedByItsTestsOrItsLabel() {
+        let words = TemporaryBook.words
         let tests = ["@Test func a() {}", "    @Test(arguments: cases)", "func testOld() {}", "let x = 1"]
-        #expect(CodeFold.summary(lines: tests, label: "T.swift", isTest: true) == "3 tests, 4 lines")
-        #expect(CodeFold.summary(lines: ["let x = 1"], label: "⟨table⟩", isTest: true) == "⟨table⟩, 1 line")
-        #expect(CodeFold.summary(lines: tests, label: "M.swift", isTest: false) == "M.swift, 4 lines")
+        #expect(
+            CodeFold.summary(lines: tests, label: "T.swift", isTest: true, words: words) == "3 tests, 4 lines"
+        )
+        #expect(
+            CodeFold.summary(lines: ["let x = 1"], label: "⟨table⟩", isTest: true, words: words)
+                == "⟨table⟩, 1 line")
+        #expect(
+            CodeFold.summary(lines: tests, label: "M.swift", isTest: false, words: words)
+                == "M.swift, 4 lines")
         #expect(CodeFold.folds(targets: ["Tests/A/B.swift"], lineCount: 3))
         #expect(CodeFold.folds(targets: ["Sources/A/B.swift"], lineCount: 61))
         #expect(!CodeFold.folds(targets: ["Sources/A/B.swift"], lineCount: 60))

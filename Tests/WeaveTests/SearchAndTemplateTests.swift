@@ -130,12 +130,13 @@ struct SearchAndTemplateTests {
             """
         let page = OpenAPIPage(
             documentPath: "openapi.json", liveNote: "Opened from files, this page cannot call a server.")
-        let markdown = try OpenAPIReference.markdown(json: Data(json.utf8), page: page)
+        let markdown = try OpenAPIReference.markdown(
+            json: Data(json.utf8), page: page, words: TemporaryBook.words)
         // The panel's markup is pinned in TryItPanelTests; here, where it goes and what it holds.
         let ping = TryItPanel(
             method: "POST", path: "/ping", headers: ["Content-Type: application/json"],
             body: "{\n  \"n\": 1\n}"
-        ).html
+        ).html(TemporaryBook.words)
         #expect(
             markdown == """
                 # Tiny
@@ -151,7 +152,7 @@ struct SearchAndTemplateTests {
                 **Ping**
 
                 \(ping)
-                Request body (required):
+                Request body \\(required\\)\\:
 
                 `application/json`: object
 
@@ -159,14 +160,15 @@ struct SearchAndTemplateTests {
                 | --- | --- | --- | --- |
                 | `n` | integer | yes | A \\| B |
 
-                Responses:
+                Responses\\:
 
                 - **204**: Pong.
 
 
                 """)
         #expect(throws: WeaveMessage.self) {
-            try OpenAPIReference.markdown(json: Data("[]".utf8), page: OpenAPIPage(documentPath: "x"))
+            try OpenAPIReference.markdown(
+                json: Data("[]".utf8), page: OpenAPIPage(documentPath: "x"), words: TemporaryBook.words)
         }
     }
 }

@@ -13,6 +13,15 @@ final class TemporaryBook {
     static let theme = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("site").resolvingSymlinksInPath()
 
+    /// The repository theme's words (`site/words.json`).
+    static let words: SiteWords = {
+        do {
+            return try SiteWords.load(themeFolder: theme)
+        } catch {
+            fatalError("\(error)")
+        }
+    }()
+
     /// The fixture book beside the tests.
     static let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("Fixtures/small-book")

@@ -40,8 +40,8 @@ struct TryItPanelTests {
                     method: "POST", path: "/api/v1/track/open",
                     headers: ["X-Li2-Key: li2_pk_…", "Content-Type: application/json"],
                     body: #"{"deepLink": "https://go.example/summer"}"#))
-        #expect(panel.html == Self.trackOpenPanel)
-        #expect(!panel.html.contains("\n\n"))
+        #expect(panel.html(TemporaryBook.words) == Self.trackOpenPanel)
+        #expect(!panel.html(TemporaryBook.words).contains("\n\n"))
     }
 
     @Test func aBlockThatIsNotARequestGetsNoPanel() {
@@ -65,7 +65,7 @@ struct TryItPanelTests {
         #expect(!report.hasErrors)
         var expected = TryItPanel(method: "GET", path: "/healthz", headers: [], body: "")
         expected.offlineNote = "Run <code>serve</code> first."
-        let panel = expected.html
+        let panel = expected.html(TemporaryBook.words)
         // The panel follows the code block it sends.
         #expect(
             book.fragment("chapters/01-call.html", from: "<figure", to: "</section>") == """
@@ -154,13 +154,14 @@ struct TryItPanelTests {
         #expect(
             OpenAPIReference.tryItPanel(
                 method: operationCase.method, path: operationCase.path, operation: operation,
-                document: document)
+                document: document, words: TemporaryBook.words)
                 == operationCase.expected)
     }
 
     @Test func theReferencePageCarriesOnePanelPerOperation() throws {
         let markdown = try OpenAPIReference.markdown(
-            json: Data(Self.document.utf8), page: OpenAPIPage(documentPath: "openapi.json"))
+            json: Data(Self.document.utf8), page: OpenAPIPage(documentPath: "openapi.json"),
+            words: TemporaryBook.words)
         #expect(markdown.components(separatedBy: "<section class=\"try-it\"").count - 1 == 3)
         #expect(!markdown.contains("li2_sk"))
     }

@@ -146,6 +146,48 @@ struct ExercisesCommandTests {
         #expect(book.progress?.contains(#""current":"03-starter-passes""#) == true)
     }
 
+    @Test func theLanguageChosenIsTheOneShowAndHintSpeak() async throws {
+        let book = try ExerciseBook()
+        try book.write(
+            "po/vi.po",
+            """
+            msgid ""
+            msgstr ""
+            "Language: vi\\n"
+            "Content-Type: text/plain; charset=UTF-8\\n"
+
+            msgid "Add two numbers"
+            msgstr "Cộng hai số"
+
+            msgid "Hint 1"
+            msgstr "Gợi ý 1"
+
+            msgid "Hint 2"
+            msgstr "Gợi ý 2"
+
+            msgid "Swift adds with `+`."
+            msgstr "Swift cộng bằng `+`."
+
+            """)
+        let unknown = try await book.run(["language", "xx"], buildPath: false)
+        #expect(unknown.status == 2)
+        #expect(unknown.stderr == "error: no translation 'xx' in this book (available: en, vi)\n")
+        let chosen = try await book.run(["language", "vi"], buildPath: false)
+        #expect(
+            chosen.stdout == "exercises: tasks and hints in vi (English: workbook exercises language en)\n")
+        #expect(book.progress?.contains(#""language":"vi""#) == true)
+        // Translated where the PO file says so, English elsewhere; the hints still count.
+        let hint = try await book.run(["hint", "1"], buildPath: false)
+        #expect(hint.stdout == "Hint 1 of 2 for 01 Cộng hai số:\n\nSwift cộng bằng `+`.\n")
+        let show = try await book.run(["show", "1"], buildPath: false)
+        #expect(show.stdout.hasPrefix("01 Cộng hai số (0 of 4 done)\n"))
+        #expect(show.stdout.contains("(vi/chapters/01-numbers.html#adding, chapters/01-numbers.md:"))
+        _ = try await book.run(["language", "en"], buildPath: false)
+        let english = try await book.run(["hint", "1"], buildPath: false)
+        #expect(english.stdout.hasPrefix("Hint 2 of 2 for 01 Add two numbers:"))
+        #expect(book.progress?.contains("language") == false)
+    }
+
     @Test func hintRevealsOneHintAtATime() async throws {
         let book = try ExerciseBook()
         let first = try await book.run(["hint", "1"], buildPath: false)

@@ -829,6 +829,98 @@ def search_results(browser, query, site_root):
     return [link[len(site_root):] if link.startswith(site_root) else link for link in links]
 
 
+def test_the_language_switch_opens_the_same_section_in_vietnamese_and_is_remembered(browser):
+    """The switch leads to the same page and anchor in the other language (anchors are the
+    English ones in both), and the choice holds for the next page opened, like the theme."""
+    driver = browser.open("/chapters/03-universal-links.html#the-association-file")
+    try:
+        assert driver.execute_script("return document.documentElement.lang") == "en"
+        driver.find_element(By.CSS_SELECTOR, "a.language-switch[hreflang='vi']").click()
+        browser.wait(lambda d: urlsplit(d.current_url).path == "/vi/chapters/03-universal-links.html",
+                     "the Vietnamese page")
+        assert urlsplit(driver.current_url).fragment == "the-association-file"
+        assert driver.execute_script("return document.documentElement.lang") == "vi"
+        assert driver.find_element(By.ID, "the-association-file").is_displayed()
+        assert driver.execute_script("return localStorage.getItem('workbook-language')") == "vi"
+        alternates = driver.execute_script(
+            "return [...document.querySelectorAll('link[rel=alternate][hreflang]')].map(l => l.hreflang)")
+        assert alternates == ["en"], f"the Vietnamese page names {alternates} as its alternates"
+        # Remembered: an English page opened next shows in Vietnamese.
+        browser.open("/chapters/02-routing.html")
+        browser.wait(lambda d: urlsplit(d.current_url).path == "/vi/chapters/02-routing.html",
+                     "the remembered language to open the Vietnamese page")
+        browser.check_page_health()
+        driver.find_element(By.CSS_SELECTOR, "a.language-switch[hreflang='en']").click()
+        browser.wait(lambda d: urlsplit(d.current_url).path == "/chapters/02-routing.html", "the English page")
+        assert driver.execute_script("return localStorage.getItem('workbook-language')") == "en"
+        browser.open("/chapters/02-routing.html")
+        assert urlsplit(driver.current_url).path == "/chapters/02-routing.html"
+    finally:
+        driver.execute_script("localStorage.removeItem('workbook-language')")
+    browser.check_page_health()
+
+
+def test_vietnamese_search_finds_words_with_and_without_their_marks(browser):
+    """The Vietnamese site has its own index: syllables found as written, and without their
+    diacritics and tone marks ("dong y" finds "đồng ý"), with no English stemming."""
+    browser.open("/vi/index.html")
+    site_root = browser.base_url + "/vi/"
+    # Consent (đồng ý) is chapter 6's subject and exercise 11's. Without marks "dong" is also
+    # "đóng", "dòng" and "động", so the plain query ranks other pages higher, but finds these.
+    marked = search_results(browser, "đồng ý", site_root)
+    assert any(link.startswith("chapters/06-consent-and-the-clipboard.html") for link in marked[:5]), (
+        f"the consent chapter is not among the first results for 'đồng ý': {marked[:5]}")
+    for query in ("dong y", "DONG Y"):
+        plain = search_results(browser, query, site_root)
+        assert any("consent" in link for link in plain[:5]), (
+            f"no page on consent among the first results for {query!r}: {plain[:5]}")
+    # "d" finds "đ", and a word without its tone marks finds it: verification (xác minh) is
+    # chapters 3 and 4's subject.
+    for query in ("xác minh", "xac minh"):
+        results = search_results(browser, query, site_root)
+        assert any(link.startswith(("chapters/03-", "chapters/04-")) for link in results[:5]), (
+            f"neither the Universal Links nor the App Links chapter is among the first results for {query!r}: "
+            f"{results[:5]}")
+    browser.check_page_health()
+
+
+def test_a_vietnamese_exercise_page_shows_its_task_and_folded_hints(browser):
+    driver = browser.open("/vi/exercises/01-parse-a-scheme-link.html")
+    assert driver.execute_script("return document.documentElement.lang") == "vi"
+    title = driver.find_element(By.CSS_SELECTOR, "article h1").text
+    assert title.startswith("Bài tập 1") or "link" in title.lower(), f"the title is {title!r}"
+    hints = driver.find_elements(By.CSS_SELECTOR, "article details")
+    assert hints and not any(h.get_attribute("open") for h in hints), "the hints are not folded"
+    assert "Gợi ý" in hints[0].find_element(By.TAG_NAME, "summary").text
+    english = driver.find_element(By.CSS_SELECTOR, "a.language-switch[hreflang='en']").get_attribute("href")
+    assert urlsplit(english).path == "/exercises/01-parse-a-scheme-link.html"
+    browser.check_page_health()
+
+
+def test_every_vietnamese_page_has_the_english_pages_code(static_site):
+    """`workbook build` writes the Vietnamese site beside the English one: every page under the
+    same name, the Part I chapters in Vietnamese, and every <pre> byte for byte the English one's
+    (a translation never touches code)."""
+    folder = static_site
+    english = sorted(p.relative_to(folder) for p in folder.rglob("*.html") if p.parts[len(folder.parts)] != "vi")
+    assert english
+    pre = re.compile(r"<pre.*?</pre>", re.S)
+    blocks = 0
+    for page in english:
+        source = (folder / page).read_text(encoding="utf-8")
+        target_file = folder / "vi" / page
+        assert target_file.exists(), f"vi/{page} is missing"
+        target = target_file.read_text(encoding="utf-8")
+        assert '<html lang="vi"' in target, f"vi/{page} is not marked Vietnamese"
+        assert pre.findall(target) == pre.findall(source), f"vi/{page}: a code block differs from {page}"
+        blocks += len(pre.findall(source))
+    assert blocks > 500, f"only {blocks} code blocks compared"
+    for number in range(0, 13):
+        page = next((folder / "vi" / "chapters").glob(f"{number:02d}-*.html"))
+        assert 'class="untranslated"' not in page.read_text(encoding="utf-8"), (
+            f"{page.name}: Part I has a passage left in English")
+
+
 # Last: it opens pages from files only, and times the first search with the other tests done.
 def test_search_finds_names_in_code_and_other_forms_of_a_word(browser, static_site, notes):
     """Identifiers are found whole, and a word finds its other forms; the first results open the

@@ -11,12 +11,36 @@
   var root = document.querySelector("[data-lab-root]");
   if (!root) return;
 
+  // The site's words (site/words.json), which the page carries in #site-words: t(key) is the
+  // word, and t(key, {name: value}) fills its {name} placeholders. A missing word shows its key
+  // and says so in the console.
+  var words = (function () {
+    var element = document.getElementById("site-words");
+    try {
+      return element ? JSON.parse(element.textContent) : {};
+    } catch (error) {
+      console.error("site-words: " + error.message);
+      return {};
+    }
+  })();
+
+  function t(key, values) {
+    var word = words[key];
+    if (typeof word !== "string") {
+      console.error("site-words: no word for " + key);
+      return key;
+    }
+    return word.replace(/\{([a-z0-9-]+)\}/g, function (placeholder, name) {
+      return values && Object.prototype.hasOwnProperty.call(values, name) ? String(values[name]) : placeholder;
+    });
+  }
+
   var TABS = ["ios", "android", "domain", "compare"];
   var LATEST_API_LEVEL = 35;
   // The longest fragment a permalink may have; a larger state is offered as a file instead.
   var FRAGMENT_LIMIT = 64 * 1024;
   var FRAGMENT_PREFIX = "#lab=";
-  var offlineText = "Start the server with ./wb serve, then open this page from the address it prints.";
+  var offlineText = t("server.start");
 
   function byId(id) { return document.getElementById(id); }
 
@@ -318,20 +342,22 @@
   // A state read from a link or a file: only the known fields, each of its type; anything else
   // is a state this page cannot read.
   function normalisedState(value) {
-    if (!value || typeof value !== "object" || value.v !== 1) throw new Error("not a state of this lab");
+    if (!value || typeof value !== "object" || value.v !== 1) throw new Error(t("lab.state.not-lab"));
     var state = emptyState();
     function copy(section, names) {
       var given = value[section];
       if (given === undefined) return;
-      if (!given || typeof given !== "object") throw new Error(section + " is not an object");
+      if (!given || typeof given !== "object") throw new Error(t("lab.state.not-object", { field: section }));
       for (var i = 0; i < names.length; i++) {
         var name = names[i];
         if (given[name] === undefined || given[name] === null) continue;
         if (typeof state[section][name] === "string") {
-          if (typeof given[name] !== "string") throw new Error(section + "." + name + " is not text");
+          if (typeof given[name] !== "string") throw new Error(t("lab.state.not-text", { field: section + "." + name }));
           state[section][name] = given[name];
         } else {
-          if (typeof given[name] !== "number") throw new Error(section + "." + name + " is not a number");
+          if (typeof given[name] !== "number") {
+            throw new Error(t("lab.state.not-number", { field: section + "." + name }));
+          }
           state[section][name] = given[name];
         }
       }
@@ -386,7 +412,7 @@
   }
 
   function fromBase64URL(text) {
-    if (!/^[A-Za-z0-9_-]+$/.test(text)) throw new Error("the link's state is not base64url");
+    if (!/^[A-Za-z0-9_-]+$/.test(text)) throw new Error(t("lab.state.not-base64url"));
     var padded = text.replace(/-/g, "+").replace(/_/g, "/");
     while (padded.length % 4) padded += "=";
     var binary = atob(padded);
@@ -420,15 +446,14 @@
     oversizeState = null;
     downloadButton.hidden = true;
     if (!canCompress()) {
-      offerDownload(currentState(), "This browser cannot compress the lab's state for a link.");
+      offerDownload(currentState(), t("lab.permalink.no-compression"));
       return;
     }
     var state = currentState();
     fragmentFor(state)
       .then(function (fragment) {
         if (fragment.length > FRAGMENT_LIMIT) {
-          offerDownload(state, "The lab's state is " + kilobytes(fragment.length) +
-            " KB compressed, more than a link can carry (64 KB).");
+          offerDownload(state, t("lab.permalink.too-large", { size: kilobytes(fragment.length) }));
           return;
         }
         history.replaceState(null, "", addressWith(fragment));
@@ -436,17 +461,15 @@
         permalinkField.value = addressWith(fragment);
         permalinkField.focus();
         permalinkField.select();
-        say("The permalink holds the whole lab (" + kilobytes(fragment.length) +
-          " KB); nothing is stored on the server. It is in the page's address too.");
+        say(t("lab.permalink.made", { size: kilobytes(fragment.length) }));
         if (navigator.clipboard && navigator.clipboard.writeText) {
           navigator.clipboard.writeText(permalinkField.value).then(function () {
-            say("The permalink is copied. It holds the whole lab (" + kilobytes(fragment.length) +
-              " KB); nothing is stored on the server.");
+            say(t("lab.permalink.copied", { size: kilobytes(fragment.length) }));
           }, function () {});
         }
       })
       .catch(function (error) {
-        offerDownload(state, "The lab's state could not be compressed (" + error.message + ").");
+        offerDownload(state, t("lab.permalink.compress-failed", { error: error.message }));
       });
   }
 
@@ -460,7 +483,7 @@
     permalinkField.value = "";
     downloadButton.hidden = false;
     downloadButton.focus();
-    say(reason + " Download the state as a JSON file instead, and open it here with Open a saved state.");
+    say(reason + " " + t("lab.permalink.download"));
   }
 
   function downloadState() {
@@ -481,11 +504,11 @@
     file.text()
       .then(function (text) {
         applyState(normalisedState(JSON.parse(text)));
-        say("Opened the state saved in " + file.name + ".");
+        say(t("lab.state.opened", { file: file.name }));
         checkActive(false);
       })
       .catch(function (error) {
-        say(file.name + " is not a state saved by this lab (" + error.message + "); nothing changed.");
+        say(t("lab.state.unreadable", { file: file.name, error: error.message }));
       });
     stateFile.value = "";
   }
@@ -553,9 +576,9 @@
 
   function errorText(answer) {
     if (answer.json && answer.json.error && answer.json.error.message) {
-      return "The server answered " + answer.status + ": " + answer.json.error.message + ".";
+      return t("server.answered-with", { status: answer.status, message: answer.json.error.message });
     }
-    return "The server answered " + answer.status + ".";
+    return t("server.answered", { status: answer.status });
   }
 
   // Asks one route; resolves to its 200 answer, or rejects with an Error whose message says why.
@@ -566,8 +589,15 @@
       error.answer = answer;
       throw error;
     }, function () {
-      throw new Error("No answer from the server. " + offlineText);
+      throw offlineError();
     });
+  }
+
+  // The server did not answer: the page then says how to start it.
+  function offlineError() {
+    var error = new Error(t("server.no-answer") + " " + offlineText);
+    error.offline = true;
+    return error;
   }
 
   function setBusy(change) {
@@ -611,15 +641,15 @@
   // The headings of the sections the lab's answers link, by anchor; another anchor is read as
   // its words ("chapters/03-universal-links.html#linting-the-file": "Chapter 3: Linting the file").
   var sectionTitles = {
-    "linting-the-file": "Linting the file",
-    "which-app-opens-this-url": "Which app opens this URL",
-    "hosting-the-file": "Hosting the file",
-    "the-apps-half-associated-domains": "The app's half: Associated Domains",
-    "the-sites-half-assetlinksjson": "The site's half: assetlinks.json",
-    "who-is-authorised-the-verifier": "Who is authorised? The verifier",
-    "the-apps-half-intent-filters": "The app's half: intent filters",
-    "explaining-the-answer": "Explaining the answer",
-    "matching-a-link-against-a-filter": "Matching a link against a filter"
+    "linting-the-file": t("lab.section.linting-the-file"),
+    "which-app-opens-this-url": t("lab.section.which-app-opens-this-url"),
+    "hosting-the-file": t("lab.section.hosting-the-file"),
+    "the-apps-half-associated-domains": t("lab.section.the-apps-half-associated-domains"),
+    "the-sites-half-assetlinksjson": t("lab.section.the-sites-half-assetlinksjson"),
+    "who-is-authorised-the-verifier": t("lab.section.who-is-authorised-the-verifier"),
+    "the-apps-half-intent-filters": t("lab.section.the-apps-half-intent-filters"),
+    "explaining-the-answer": t("lab.section.explaining-the-answer"),
+    "matching-a-link-against-a-filter": t("lab.section.matching-a-link-against-a-filter")
   };
 
   function readLink(path) {
@@ -628,20 +658,22 @@
       ? (Object.prototype.hasOwnProperty.call(sectionTitles, match[2])
         ? sectionTitles[match[2]] : match[2].replace(/-/g, " "))
       : "";
-    var label = match ? "Chapter " + match[1] + (section ? ": " + section : "") : path;
+    var label = match
+      ? (section ? t("lab.read.section", { chapter: match[1], section: section }) : t("lab.read.chapter", { chapter: match[1] }))
+      : path;
     var link = element("a", "lab-read", label);
     link.href = path;
     return link;
   }
 
   function gotoButton(textName, line, column) {
-    var button = element("button", "lab-goto", "line " + line + (column ? ", column " + column : ""));
+    var place = { line: line, column: column, text: labelOf(textName) };
+    var button = element("button", "lab-goto", column ? t("lab.goto.column", place) : t("lab.goto", place));
     button.type = "button";
     button.setAttribute("data-text", textName);
     button.setAttribute("data-line", String(line));
     if (column) button.setAttribute("data-column", String(column));
-    button.setAttribute("aria-label", "Go to line " + line + (column ? ", column " + column : "") +
-      " of " + labelOf(textName));
+    button.setAttribute("aria-label", column ? t("lab.goto.column.label", place) : t("lab.goto.label", place));
     return button;
   }
 
@@ -656,10 +688,10 @@
     for (var i = 0; i < findings.length; i++) {
       if (findings[i].severity === "error") errors++; else warnings++;
     }
-    var parts = [];
-    if (errors) parts.push(errors + (errors === 1 ? " error" : " errors"));
-    if (warnings) parts.push(warnings + (warnings === 1 ? " warning" : " warnings"));
-    return parts.length ? parts.join(" and ") : "no findings";
+    var errorText = errors === 1 ? t("lab.count.error.one") : t("lab.count.error.other", { count: errors });
+    var warningText = warnings === 1 ? t("lab.count.warning.one") : t("lab.count.warning.other", { count: warnings });
+    if (errors && warnings) return t("lab.count.both", { errors: errorText, warnings: warningText });
+    return errors ? errorText : warnings ? warningText : t("lab.count.none");
   }
 
   // The findings of one file, errors first, each with its place, its line and its section.
@@ -669,7 +701,8 @@
     var sorted = findings.slice().sort(function (a, b) {
       return (a.severity === "error" ? 0 : 1) - (b.severity === "error" ? 0 : 1);
     });
-    block.appendChild(element("h3", "lab-findings-title", title + ": " + countFindings(findings)));
+    block.appendChild(element("h3", "lab-findings-title",
+      t("lab.findings.title", { title: title, count: countFindings(findings) })));
     if (!sorted.length) return block;
     var list = element("ul", "lab-finding-list");
     for (var i = 0; i < sorted.length; i++) {
@@ -685,7 +718,7 @@
       item.appendChild(element("span", "lab-finding-message", finding.message));
       var place = element("span", "lab-finding-place");
       if (finding.path) {
-        place.appendChild(document.createTextNode("at "));
+        place.appendChild(document.createTextNode(t("lab.finding.at") + " "));
         place.appendChild(code(finding.path));
       }
       if (finding.line && textName) {
@@ -720,11 +753,10 @@
       if (!line) continue;
       if (marks[line] !== "error") marks[line] = findings[i].severity === "error" ? "error" : "warning";
     }
-    var caption = element("p", "lab-lines-caption", labelOf(textName) + " as checked");
+    var caption = element("p", "lab-lines-caption", t("lab.lines.caption", { text: labelOf(textName) }));
     caption.id = "lab-" + textName + "-lines-caption";
     view.appendChild(caption);
-    view.appendChild(element("p", "lab-stale-note",
-      "The text changed since this check: press Check again to see its findings."));
+    view.appendChild(element("p", "lab-stale-note", t("lab.lines.stale")));
     var pre = element("pre", "lab-lines-text");
     pre.tabIndex = 0;
     pre.setAttribute("aria-labelledby", caption.id);
@@ -781,7 +813,7 @@
     result.textContent = "";
     result.setAttribute("data-state", "failed");
     result.appendChild(verdictBlock("failed", error.message));
-    if (/No answer from the server/.test(error.message)) showOffline("");
+    if (error.offline) showOffline("");
   }
 
   // ---- iOS ----
@@ -790,24 +822,23 @@
   function iosVerdict(url, aasa, entitlements) {
     var host = hostOf(url);
     if (!url) {
-      return { kind: "lint", text: "No link given: the association file is linted only." };
+      return { kind: "lint", text: t("lab.ios.lint-only") };
     }
     if (entitlements && entitlements.covering !== null && entitlements.covering.length === 0) {
       return {
         kind: "safari",
-        text: "Safari opens " + url + ": no applinks: entry of the entitlements covers " + host +
-          ", so iOS never asks that domain for this app."
+        text: t("lab.ios.not-claimed", { url: url, host: host })
       };
     }
     if (!aasa) {
       var claimed = entitlements && entitlements.covering && entitlements.covering.length
-        ? "The entitlements claim " + host + " (" + entitlements.covering.join(", ") + "). " : "";
-      return { kind: "none", text: claimed + "Paste the domain's association file to see which app opens the link." };
+        ? t("lab.ios.claimed", { host: host, entries: entitlements.covering.join(", ") }) + " " : "";
+      return { kind: "none", text: claimed + t("lab.ios.paste-aasa") };
     }
     if (aasa.apps === null) {
       return {
         kind: "unreadable",
-        text: "Safari opens " + url + ": iOS cannot read this file as an association file, so no app opens any link of the domain."
+        text: t("lab.ios.unreadable", { url: url })
       };
     }
     if (aasa.apps.length === 0) {
@@ -815,14 +846,15 @@
       if (excluded.length) {
         return {
           kind: "safari",
-          text: "Safari opens " + url + ": details[" + excluded[0].index + "] keeps " +
-            excluded[0].appIDs.join(", ") + " out, rule " + excluded[0].rule + "."
+          text: t("lab.ios.excluded", {
+            url: url, index: excluded[0].index, apps: excluded[0].appIDs.join(", "), rule: excluded[0].rule
+          })
         };
       }
       if (!(aasa.explanation || []).length) {
-        return { kind: "safari", text: "Safari opens " + url + ": the file has no applinks.details entry." };
+        return { kind: "safari", text: t("lab.ios.no-details", { url: url }) };
       }
-      return { kind: "safari", text: "Safari opens " + url + ": no rule of any details entry matches it." };
+      return { kind: "safari", text: t("lab.ios.no-rule", { url: url }) };
     }
     // The apps one rule opens the link for share a sentence: "Opens A and B: details[0], rule …".
     var groups = [];
@@ -830,19 +862,19 @@
       var entry = (aasa.explanation || []).filter(function (candidate) {
         return candidate.decision === "opens" && candidate.appIDs.indexOf(app) >= 0;
       })[0];
-      var where = entry ? "details[" + entry.index + "], rule " + entry.rule : "";
+      var where = entry ? t("lab.ios.where", { index: entry.index, rule: entry.rule }) : "";
       var group = groups.filter(function (candidate) { return candidate.where === where; })[0];
       if (group) group.apps.push(app); else groups.push({ where: where, apps: [app] });
     });
     var sentences = groups.map(function (group) {
       var apps = group.apps.length > 1
-        ? group.apps.slice(0, -1).join(", ") + " and " + group.apps[group.apps.length - 1]
+        ? t("lab.list.and", { list: group.apps.slice(0, -1).join(", "), last: group.apps[group.apps.length - 1] })
         : group.apps[0];
-      return group.where ? apps + ": " + group.where : apps;
+      return group.where ? t("lab.ios.apps-where", { apps: apps, where: group.where }) : apps;
     });
-    var text = "Opens " + sentences.join("; ") + ".";
+    var text = t("lab.ios.opens", { apps: sentences.join("; ") });
     if (entitlements && entitlements.covering && entitlements.covering.length) {
-      text += " The entitlements claim " + host + " (" + entitlements.covering.join(", ") + ").";
+      text += " " + t("lab.ios.claimed", { host: host, entries: entitlements.covering.join(", ") });
     }
     return { kind: "opens", text: text };
   }
@@ -857,8 +889,9 @@
       var item = element("li", "lab-entry");
       item.setAttribute("data-decision", entry.decision);
       item.appendChild(code("details[" + entry.index + "]"));
-      item.appendChild(document.createTextNode(" " + (entry.appIDs.length ? entry.appIDs.join(", ") : "(no app ID)") +
-        ": " + entry.reason + " "));
+      item.appendChild(document.createTextNode(" " + t("lab.ios.entry", {
+        apps: entry.appIDs.length ? entry.appIDs.join(", ") : t("lab.ios.no-app-id"), reason: entry.reason
+      }) + " "));
       if (entry.line && textName) item.appendChild(gotoButton(textName, entry.line));
       if (entry.read) {
         item.appendChild(document.createTextNode(" · "));
@@ -891,10 +924,9 @@
       block.appendChild(aasaExplanationList(answer.aasa, "ios-aasa"));
     }
     if (answer.entitlements && answer.entitlements.covering === null) {
-      block.appendChild(element("p", "lab-note",
-        "The entitlements file has no readable com.apple.developer.associated-domains list: see its findings."));
+      block.appendChild(element("p", "lab-note", t("lab.ios.no-associated-domains")));
     } else if (fields.iosEntitlements.value.trim() && !answer.url) {
-      block.appendChild(element("p", "lab-note", "Give a link to check the entitlements against."));
+      block.appendChild(element("p", "lab-note", t("lab.ios.give-link")));
     }
     var decided = {};
     if (answer.aasa) {
@@ -905,7 +937,7 @@
       showLines("ios-aasa", answer.aasa.findings, decided);
     }
     if (answer.entitlements) {
-      result.appendChild(findingsBlock("Entitlements", answer.entitlements.findings, "ios-entitlements"));
+      result.appendChild(findingsBlock(t("lab.ios.entitlements"), answer.entitlements.findings, "ios-entitlements"));
       showLines("ios-entitlements", answer.entitlements.findings, null);
     }
   }
@@ -921,13 +953,13 @@
     var host = hostOf(url);
     if (!applinks) {
       if (assetlinks) return assetLinksVerdict(assetlinks, packageName, host);
-      return { kind: "none", text: "No manifest given." };
+      return { kind: "none", text: t("lab.android.no-manifest") };
     }
     if (applinks.accepting === null) {
-      return { kind: "unreadable", text: "Android cannot read this manifest: see its findings." };
+      return { kind: "unreadable", text: t("lab.android.unreadable") };
     }
     if (applinks.accepting.length === 0) {
-      return { kind: "browser", text: "No intent filter takes " + url + ": the browser opens it." };
+      return { kind: "browser", text: t("lab.android.browser", { url: url }) };
     }
     var appLinks = applinks.accepting.filter(function (filter) { return filter.kind === "app-link"; });
     var deepLinks = applinks.accepting.filter(function (filter) { return filter.kind === "deep-link"; });
@@ -936,40 +968,36 @@
       if (assetlinks && assetlinks.authorised === true) {
         return {
           kind: "opens",
-          text: "Opens " + names(appLinks) + " directly, as an App Link: assetlinks.json authorises " +
-            packageName + " with this fingerprint, so " + host + " verifies."
+          text: t("lab.android.verified", { activities: names(appLinks), package: packageName, host: host })
         };
       }
       if (assetlinks) {
         return {
           kind: "unverified",
-          text: "The browser opens it on Android 12 and later: " + names(appLinks) +
-            " takes the link as an App Link, but " + host + " does not verify (" +
-            (assetlinks.reason || "assetlinks.json cannot be read") +
-            "). Android 11 and older show a chooser."
+          text: t("lab.android.unverified", {
+            activities: names(appLinks), host: host, reason: assetlinks.reason || t("lab.android.assetlinks-unreadable")
+          })
         };
       }
       return {
         kind: "opens",
-        text: "Opens " + names(appLinks) + " directly, as an App Link, once " + host +
-          " is verified against its assetlinks.json."
+        text: t("lab.android.once-verified", { activities: names(appLinks), host: host })
       };
     }
     return {
       kind: "deep-link",
-      text: "No App Link: " + names(deepLinks) + " takes the link as a plain deep link, so Android " +
-        "shows a chooser (Android 11 and older) or opens the browser (Android 12 and later), never the app directly."
+      text: t("lab.android.deep-link", { activities: names(deepLinks) })
     };
   }
 
   function assetLinksVerdict(assetlinks, packageName, host) {
     if (assetlinks.authorised === true) {
-      return { kind: "opens", text: "assetlinks.json authorises " + packageName + " with this fingerprint for " + host + "." };
+      return { kind: "opens", text: t("lab.assetlinks.authorised", { package: packageName, host: host }) };
     }
     if (assetlinks.authorised === false) {
-      return { kind: "unverified", text: "assetlinks.json does not authorise " + packageName + ": " + assetlinks.reason + "." };
+      return { kind: "unverified", text: t("lab.assetlinks.not-authorised", { package: packageName, reason: assetlinks.reason }) };
     }
-    return { kind: "unreadable", text: "Android's verifier cannot read this assetlinks.json: see its findings." };
+    return { kind: "unreadable", text: t("lab.assetlinks.unreadable") };
   }
 
   function filterList(applinks) {
@@ -983,7 +1011,7 @@
       item.appendChild(document.createTextNode(" "));
       if (entry.line) item.appendChild(gotoButton("android-manifest", entry.line));
       if (entry.ignoredAtAPILevel && entry.ignoredAtAPILevel.length) {
-        var ignored = element("span", "lab-ignored", " At this API level Android ignores: ");
+        var ignored = element("span", "lab-ignored", " " + t("lab.android.ignored") + " ");
         entry.ignoredAtAPILevel.forEach(function (name, index) {
           if (index) ignored.appendChild(document.createTextNode(", "));
           ignored.appendChild(code(name));
@@ -1014,16 +1042,14 @@
       if (options.targetSdk !== null) body.targetSdk = options.targetSdk;
       questions.push(ask("/api/v1/lab/applinks", body));
     } else {
-      if (manifest.trim()) notes.push("Give a link to ask the manifest about.");
+      if (manifest.trim()) notes.push(t("lab.android.give-link"));
       questions.push(Promise.resolve(null));
     }
     if (assetText.trim() && packageName && fingerprint) {
       questions.push(ask("/api/v1/lab/assetlinks", { file: assetText, package: packageName, fingerprint: fingerprint }));
     } else {
-      if (assetText.trim() && !packageName) notes.push("Give the package name to check assetlinks.json for it.");
-      if (assetText.trim() && !fingerprint) {
-        notes.push("Give the SHA-256 fingerprint of the certificate the build is signed with to check assetlinks.json.");
-      }
+      if (assetText.trim() && !packageName) notes.push(t("lab.android.give-package"));
+      if (assetText.trim() && !fingerprint) notes.push(t("lab.android.give-fingerprint"));
       questions.push(Promise.resolve(null));
     }
     return Promise.all(questions).then(function (answers) {
@@ -1066,8 +1092,8 @@
   function androidOptions() {
     var apiLevel = wholeNumber(fields.androidAPI.value);
     var targetSdk = wholeNumber(fields.androidTarget.value);
-    if (fields.androidAPI.value.trim() && apiLevel === null) throw new Error("The API level must be a whole number.");
-    if (fields.androidTarget.value.trim() && targetSdk === null) throw new Error("targetSdkVersion must be a whole number.");
+    if (fields.androidAPI.value.trim() && apiLevel === null) throw new Error(t("lab.android.api-level"));
+    if (fields.androidTarget.value.trim() && targetSdk === null) throw new Error(t("lab.android.target-sdk"));
     return { apiLevel: apiLevel, targetSdk: targetSdk };
   }
 
@@ -1077,12 +1103,12 @@
     var url = fields.domainURL.value.trim();
     var result = byId("lab-domain-result");
     if (!url) {
-      failure("domain", new Error("Give a link on the domain to check."));
+      failure("domain", new Error(t("lab.domain.give-link")));
       return Promise.resolve();
     }
     result.textContent = "";
     result.setAttribute("data-state", "asking");
-    result.appendChild(element("p", "lab-note", "Fetching both files from " + hostOf(url) + "…"));
+    result.appendChild(element("p", "lab-note", t("lab.domain.fetching", { host: hostOf(url) })));
     return post("/api/v1/lab/doctor", { url: url }).then(function (answer) {
       result.textContent = "";
       if (answer.status === 200 && answer.json) {
@@ -1093,30 +1119,25 @@
       var kind = "failed";
       if (answer.status === 404) {
         kind = "unavailable";
-        text = "This server cannot run the doctor: POST /api/v1/lab/doctor answered 404. Run workbook doctor " +
-          url + " in a terminal instead: it checks the same things.";
+        text = t("lab.domain.unavailable", { url: url });
       } else if (answer.status === 429) {
-        text = "Too many doctor checks from this address for now: try again in " +
-          (answer.retryAfter || "a few") + " s.";
+        text = t("lab.domain.too-many", { seconds: answer.retryAfter || t("lab.domain.a-few") });
       } else if (answer.status === 403 && answer.json && answer.json.error && answer.json.error.code === "fetch_refused") {
         kind = "refused";
-        text = "The doctor refuses to fetch it: " + answer.json.error.message.replace(/\.$/, "") + ".";
-        if (text.indexOf("--lab-fetch-private") < 0) {
-          text += " It fetches public HTTPS addresses only; for a server on this machine, start " +
-            "./wb serve --lab-fetch-private.";
-        }
+        text = t("lab.domain.refused", { reason: answer.json.error.message.replace(/\.$/, "") });
+        if (text.indexOf("--lab-fetch-private") < 0) text += " " + t("lab.domain.public-only");
       } else {
         text = errorText(answer);
       }
       result.setAttribute("data-state", kind);
       result.appendChild(verdictBlock(kind, text));
     }, function () {
-      failure("domain", new Error("No answer from the server. " + offlineText));
+      failure("domain", offlineError());
     });
   }
 
   function platformName(key) {
-    return key === "ios" ? "iOS (Universal Links)" : "Android (App Links)";
+    return key === "ios" ? t("lab.platform.ios") : t("lab.platform.android");
   }
 
   // One platform's half of the doctor's report: how the file was served, who opens the link,
@@ -1124,23 +1145,27 @@
   function doctorPlatform(platform, title) {
     var section = element("div", "lab-doctor-platform");
     section.setAttribute("data-passed", platform.passed ? "true" : "false");
-    section.appendChild(element("h3", null, title + ": " + (platform.passed ? "pass" : "fail")));
+    section.appendChild(element("h3", null, t("lab.doctor.platform", {
+      platform: title, verdict: platform.passed ? t("lab.doctor.pass") : t("lab.doctor.fail")
+    })));
     var fetched = element("p", "lab-note");
-    fetched.appendChild(document.createTextNode("Fetched "));
+    fetched.appendChild(document.createTextNode(t("lab.doctor.fetched") + " "));
     fetched.appendChild(code(platform.url || ""));
     if (typeof platform.response === "string") fetched.appendChild(document.createTextNode(": " + platform.response));
     section.appendChild(fetched);
     if (platform.fileNotChecked) {
-      section.appendChild(element("p", "lab-note", "The file itself was not checked: " + platform.fileNotChecked));
+      section.appendChild(element("p", "lab-note", t("lab.doctor.not-checked", { reason: platform.fileNotChecked })));
     }
     if (Array.isArray(platform.apps)) {
       section.appendChild(element("p", "lab-note", platform.apps.length
-        ? "Apps that may open the link: " + platform.apps.join(", ") + "."
-        : "No app opens the link."));
+        ? t("lab.doctor.apps", { apps: platform.apps.join(", ") })
+        : t("lab.doctor.no-app")));
     }
-    if (Array.isArray(platform.findings)) section.appendChild(findingsBlock("Findings", platform.findings, null));
+    if (Array.isArray(platform.findings)) {
+      section.appendChild(findingsBlock(t("lab.doctor.findings"), platform.findings, null));
+    }
     (platform.included || []).forEach(function (included) {
-      section.appendChild(doctorPlatform(included, "Included statement list"));
+      section.appendChild(doctorPlatform(included, t("lab.doctor.included")));
     });
     return section;
   }
@@ -1154,25 +1179,28 @@
     var summary = platforms.map(function (key) {
       var platform = report[key];
       var findings = Array.isArray(platform.findings) ? platform.findings : [];
-      return (key === "ios" ? "iOS " : "Android ") + (platform.passed ? "pass" : "fail") +
-        (findings.length ? " (" + countFindings(findings) + ")" : "");
+      var verdict = platform.passed ? t("lab.doctor.pass") : t("lab.doctor.fail");
+      var named = key === "ios" ? t("lab.doctor.ios", { verdict: verdict }) : t("lab.doctor.android", { verdict: verdict });
+      return findings.length ? t("lab.doctor.with-findings", { platform: named, count: countFindings(findings) }) : named;
     });
     var passed = typeof report.passed === "boolean" ? report.passed
       : platforms.every(function (key) { return report[key].passed === true; });
     var kind = platforms.length ? (passed ? "pass" : "fail") : "report";
     result.setAttribute("data-verdict", kind);
     var block = verdictBlock(kind, platforms.length
-      ? summary.join(", ") + (report.origin ? " for " + report.origin : "") + "."
-      : "The doctor's report:");
-    if (report.link) block.appendChild(element("p", "lab-note", "Link: " + report.link));
+      ? (report.origin
+        ? t("lab.doctor.verdict-for", { platforms: summary.join(", "), origin: report.origin })
+        : t("lab.doctor.verdict", { platforms: summary.join(", ") }))
+      : t("lab.doctor.report"));
+    if (report.link) block.appendChild(element("p", "lab-note", t("lab.doctor.link", { link: report.link })));
     result.appendChild(block);
     platforms.forEach(function (key) { result.appendChild(doctorPlatform(report[key], platformName(key))); });
     var printed = element("details", "lab-raw");
     if (Array.isArray(report.lines)) {
-      printed.appendChild(element("summary", null, "As workbook doctor prints it"));
+      printed.appendChild(element("summary", null, t("lab.doctor.printed")));
       printed.appendChild(element("pre", "lab-doctor-lines", report.lines.join("\n")));
     } else {
-      printed.appendChild(element("summary", null, "The whole answer (JSON)"));
+      printed.appendChild(element("summary", null, t("lab.doctor.json")));
       printed.appendChild(element("pre", null, JSON.stringify(report, null, 2)));
     }
     result.appendChild(printed);
@@ -1188,21 +1216,21 @@
     var androidOpens = android && android.verdict.kind === "opens";
     var kind = iosOpens && androidOpens ? "both" : iosOpens ? "ios-only" : androidOpens ? "android-only" : "neither";
     var sentence = {
-      both: "Both platforms open " + url + " in the app.",
-      "ios-only": "Only an iPhone opens " + url + " in the app.",
-      "android-only": "Only an Android phone opens " + url + " in the app.",
-      neither: "Neither platform opens " + url + " in the app."
+      both: t("lab.compare.both", { url: url }),
+      "ios-only": t("lab.compare.ios-only", { url: url }),
+      "android-only": t("lab.compare.android-only", { url: url }),
+      neither: t("lab.compare.neither", { url: url })
     }[kind];
     result.setAttribute("data-verdict", kind);
     result.appendChild(verdictBlock(kind, sentence));
     var columns = element("div", "lab-compare");
-    columns.appendChild(compareColumn("iPhone", "ios", ios, ios && ios.aasa ? ios.aasa.findings.length +
+    columns.appendChild(compareColumn(t("lab.compare.iphone"), "ios", ios, ios && ios.aasa ? ios.aasa.findings.length +
       (ios.entitlements ? ios.entitlements.findings.length : 0) : 0,
-      "No association file in the iOS tab."));
-    columns.appendChild(compareColumn("Android", "android", android,
+      t("lab.compare.no-aasa")));
+    columns.appendChild(compareColumn(t("lab.compare.android"), "android", android,
       android ? (android.applinks ? android.applinks.findings.length : 0) +
         (android.assetlinks ? android.assetlinks.findings.length : 0) : 0,
-      "No manifest in the Android tab."));
+      t("lab.compare.no-manifest")));
     result.appendChild(columns);
   }
 
@@ -1229,10 +1257,10 @@
     }
     column.appendChild(block);
     var note = element("p", "lab-note");
-    note.appendChild(document.createTextNode(findingCount
-      ? findingCount + (findingCount === 1 ? " finding" : " findings") + " in the files: "
-      : "The files have no findings. "));
-    var open = element("button", "lab-open-tab", "Open the " + (tab === "ios" ? "iOS" : "Android") + " tab");
+    note.appendChild(document.createTextNode((findingCount
+      ? (findingCount === 1 ? t("lab.compare.findings.one") : t("lab.compare.findings.other", { count: findingCount }))
+      : t("lab.compare.no-findings")) + " "));
+    var open = element("button", "lab-open-tab", tab === "ios" ? t("lab.compare.open-ios") : t("lab.compare.open-android"));
     open.type = "button";
     open.setAttribute("data-open-tab", tab);
     note.appendChild(open);
@@ -1251,23 +1279,23 @@
       if (tab === "ios") {
         var iosURL = fields.iosURL.value.trim();
         if (!fields.iosAASA.value.trim() && !fields.iosEntitlements.value.trim()) {
-          throw new Error("Paste an apple-app-site-association file (or load the demo) to check it.");
+          throw new Error(t("lab.ios.paste"));
         }
         done = checkIOS(iosURL, fields.iosAASA.value, fields.iosEntitlements.value).then(renderIOS);
       } else if (tab === "android") {
         var androidURL = fields.androidURL.value.trim();
         if (!fields.androidManifest.value.trim() && !fields.androidAssetLinks.value.trim()) {
-          throw new Error("Paste an AndroidManifest.xml (or load the demo) to check it.");
+          throw new Error(t("lab.android.paste"));
         }
         if (!androidURL && fields.androidManifest.value.trim()) {
-          throw new Error("Give a link to ask the manifest about.");
+          throw new Error(t("lab.android.give-link"));
         }
         done = checkAndroid(androidURL, androidOptions()).then(renderAndroid);
       } else if (tab === "domain") {
         done = checkDomain();
       } else {
         var url = fields.compareURL.value.trim();
-        if (!url) throw new Error("Give a link to ask both platforms about.");
+        if (!url) throw new Error(t("lab.compare.give-link"));
         var iosAnswer = fields.iosAASA.value.trim()
           ? checkIOS(url, fields.iosAASA.value, fields.iosEntitlements.value) : Promise.resolve(null);
         var androidAnswer = fields.androidManifest.value.trim()
@@ -1296,7 +1324,7 @@
 
   function fetchText(path) {
     return fetch(path, { cache: "no-store" }).then(function (response) {
-      if (!response.ok) throw new Error(path + " answered " + response.status);
+      if (!response.ok) throw new Error(t("lab.fetch-failed", { path: path, status: response.status }));
       return response.text();
     });
   }
@@ -1341,22 +1369,20 @@
       .then(function (state) {
         state.tab = activeTab;
         applyState(state);
-        say("The demo app's files are in every tab: the association files the server generates from " +
-          "config/demo.json, and an entitlements file and a manifest that claim go.example.");
+        say(t("lab.demo.loaded"));
         setBusy(-1);
         return checkActive(false);
       })
       .catch(function (error) {
         setBusy(-1);
-        say("The demo's files could not be loaded (" + error.message + "). " + offlineText);
+        say(t("lab.demo.failed", { error: error.message }) + " " + offlineText);
       });
   }
 
   function openExample(name) {
     var example = Object.prototype.hasOwnProperty.call(examples, name) ? examples[name] : null;
     if (!example) {
-      say("This lab has no example named " + name + "; it starts empty. Its examples: " +
-        Object.keys(examples).join(", ") + ".");
+      say(t("lab.example.unknown", { name: name, names: Object.keys(examples).join(", ") }));
       return Promise.resolve();
     }
     if (!served && example.demo) {
@@ -1367,13 +1393,13 @@
       applyState(state);
       root.setAttribute("data-example", name);
       if (example.checks === false) {
-        say("The example " + name + " is filled in: press Check to run it.");
+        say(t("lab.example.filled", { name: name }));
         return null;
       }
-      say("The example " + name + " is filled in and checked.");
+      say(t("lab.example.checked", { name: name }));
       return checkActive(true);
     }, function (error) {
-      say("The example " + name + " could not be loaded (" + error.message + ").");
+      say(t("lab.example.failed", { name: name, error: error.message }));
     });
   }
 
@@ -1382,7 +1408,7 @@
     permalinkBox.hidden = true;
     root.removeAttribute("data-example");
     history.replaceState(null, "", window.location.pathname);
-    say("The lab is empty.");
+    say(t("lab.cleared"));
   }
 
   // ---- Starting ----
@@ -1399,19 +1425,18 @@
     var hash = window.location.hash;
     if (hash.indexOf(FRAGMENT_PREFIX) === 0) {
       if (!canCompress()) {
-        say("This browser cannot read the lab's link (it has no DecompressionStream); the lab starts empty.");
+        say(t("lab.link.no-decompression"));
         return Promise.resolve();
       }
       return readFragment(hash).then(function (state) {
         applyState(state);
         root.setAttribute("data-restored", "fragment");
-        say("The lab is as the link saved it.");
+        say(t("lab.link.restored"));
         return checkActive(true);
       }, function (error) {
         applyState(emptyState());
         root.setAttribute("data-restored", "failed");
-        say("The link's lab could not be read (" + (error.message || "it is damaged") +
-          "); the lab starts empty.");
+        say(t("lab.link.damaged", { error: error.message || t("lab.link.damaged-reason") }));
       });
     }
     var name = new URLSearchParams(window.location.search).get("example");
@@ -1478,9 +1503,9 @@
         served = true;
         setBusy(0);
       } else {
-        showOffline("This page is not served by the mock server.");
+        showOffline(t("server.not-mock"));
       }
-    }, function () { showOffline("No answer from the server."); })
+    }, function () { showOffline(t("server.no-answer")); })
     .then(restore)
     .then(function () { root.setAttribute("data-ready", "true"); });
 })();

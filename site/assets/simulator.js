@@ -8,6 +8,30 @@
   var root = document.querySelector("[data-sim-root]");
   if (!root) return;
 
+  // The site's words (site/words.json), which the page carries in #site-words: t(key) is the
+  // word, and t(key, {name: value}) fills its {name} placeholders. A missing word shows its key
+  // and says so in the console.
+  var words = (function () {
+    var element = document.getElementById("site-words");
+    try {
+      return element ? JSON.parse(element.textContent) : {};
+    } catch (error) {
+      console.error("site-words: " + error.message);
+      return {};
+    }
+  })();
+
+  function t(key, values) {
+    var word = words[key];
+    if (typeof word !== "string") {
+      console.error("site-words: no word for " + key);
+      return key;
+    }
+    return word.replace(/\{([a-z0-9-]+)\}/g, function (placeholder, name) {
+      return values && Object.prototype.hasOwnProperty.call(values, name) ? String(values[name]) : placeholder;
+    });
+  }
+
   var platform = document.getElementById("sim-platform");
   var installed = document.getElementById("sim-installed");
   var running = document.getElementById("sim-running");
@@ -22,7 +46,7 @@
   var session = null;
   var busy = false;
 
-  var offlineText = "Start the server with ./wb serve, then open this page from the address it prints.";
+  var offlineText = t("server.start");
 
   function isServed() {
     return window.location.protocol === "http:" || window.location.protocol === "https:";
@@ -65,7 +89,7 @@
     if (answer.json && answer.json.error && answer.json.error.message) {
       return answer.status + ": " + answer.json.error.message;
     }
-    return "The server answered " + answer.status + ".";
+    return t("server.answered", { status: answer.status });
   }
 
   function show(next) {
@@ -85,18 +109,18 @@
     var title = document.createElement("p");
     var strong = document.createElement("strong");
     if (outcome.kind === "matched") {
-      strong.textContent = "Matched by " + outcome.matchMethod + ".";
+      strong.textContent = t("simulator.matched", { method: outcome.matchMethod });
     } else if (outcome.kind === "missed") {
-      strong.textContent = "Missed: " + (outcome.missReason || "no reason given") + ".";
+      strong.textContent = t("simulator.missed", { reason: outcome.missReason || t("simulator.no-reason") });
     } else {
-      strong.textContent = "Failed: " + (outcome.error || "no answer") + ".";
+      strong.textContent = t("simulator.failed", { error: outcome.error || t("simulator.no-answer") });
     }
     title.appendChild(strong);
     outcomeView.appendChild(title);
     var facts = document.createElement("dl");
     addFact(facts, "matchMethod", outcome.matchMethod);
     addFact(facts, "missReason", outcome.missReason);
-    addFact(facts, "The app opens", outcome.deepLink);
+    addFact(facts, t("simulator.app-opens"), outcome.deepLink);
     addFact(facts, "clickId", outcome.clickId);
     outcomeView.appendChild(facts);
   }
@@ -118,7 +142,7 @@
     if (dropped > 0) {
       var note = document.createElement("li");
       note.className = "sim-log-dropped";
-      note.textContent = dropped + " older entries were dropped.";
+      note.textContent = t("simulator.log-dropped", { count: dropped });
       logView.appendChild(note);
     }
     for (var i = 0; i < entries.length; i++) logView.appendChild(logItem(entries[i]));
@@ -174,7 +198,7 @@
       })
       .catch(function () {
         busy = false;
-        showOffline("No answer from the server.");
+        showOffline(t("server.no-answer"));
       });
   }
 
@@ -184,7 +208,7 @@
     if (type === "advanceClock") {
       var value = Number(seconds.value);
       if (!(value > 0)) {
-        stateView.textContent = "Enter a number of seconds above 0.";
+        stateView.textContent = t("simulator.seconds-invalid");
         return;
       }
       body.seconds = value;
@@ -198,7 +222,7 @@
           show(answer.json);
         } else if (answer.status === 404) {
           session = null;
-          stateView.textContent = errorText(answer) + " Start a new session.";
+          stateView.textContent = t("simulator.session-gone", { error: errorText(answer) });
           enableEvents([]);
         } else {
           stateView.textContent = errorText(answer);
@@ -207,7 +231,7 @@
       })
       .catch(function () {
         busy = false;
-        showOffline("No answer from the server.");
+        showOffline(t("server.no-answer"));
       });
   }
 
@@ -244,8 +268,8 @@
       if (health && health.status === "ok") {
         startButton.disabled = false;
       } else {
-        showOffline("This page is not served by the mock server.");
+        showOffline(t("server.not-mock"));
       }
     })
-    .catch(function () { showOffline("No answer from the server."); });
+    .catch(function () { showOffline(t("server.no-answer")); });
 })();

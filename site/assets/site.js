@@ -6,6 +6,30 @@
 
   var root = document.documentElement.getAttribute("data-root") || "";
 
+  // The site's words (site/words.json), which the page carries in #site-words: t(key) is the
+  // word, and t(key, {name: value}) fills its {name} placeholders. A missing word shows its key
+  // and says so in the console.
+  var words = (function () {
+    var element = document.getElementById("site-words");
+    try {
+      return element ? JSON.parse(element.textContent) : {};
+    } catch (error) {
+      console.error("site-words: " + error.message);
+      return {};
+    }
+  })();
+
+  function t(key, values) {
+    var word = words[key];
+    if (typeof word !== "string") {
+      console.error("site-words: no word for " + key);
+      return key;
+    }
+    return word.replace(/\{([a-z0-9-]+)\}/g, function (placeholder, name) {
+      return values && Object.prototype.hasOwnProperty.call(values, name) ? String(values[name]) : placeholder;
+    });
+  }
+
   // Theme: follow the system until the reader chooses; remember the choice.
 
   function effectiveTheme() {
@@ -30,8 +54,26 @@
     if (!button) return;
     var dark = effectiveTheme() === "dark";
     button.setAttribute("aria-pressed", dark ? "true" : "false");
-    button.setAttribute("aria-label", dark ? "Switch to the light theme" : "Switch to the dark theme");
+    button.setAttribute("aria-label", dark ? t("theme.to-light") : t("theme.to-dark"));
   }
+
+  // Language: the switch opens the same page in the other language at the same anchor (the
+  // anchors are the English ones in every language), and the choice is remembered like the
+  // theme: the template's head script opens later pages in it.
+
+  document.querySelectorAll("a.language-switch").forEach(function (link) {
+    link.addEventListener("click", function (event) {
+      try {
+        localStorage.setItem("workbook-language", link.getAttribute("hreflang"));
+      } catch (error) {
+        // Without storage the switch still opens the page; the choice is not remembered.
+      }
+      if (location.hash) {
+        event.preventDefault();
+        location.href = link.href + location.hash;
+      }
+    });
+  });
 
   // Highlighting. Code is split into runs around <<chunk>> reference links, so each run is
   // highlighted on its own, carrying the parser state from one run to the next.
@@ -73,14 +115,14 @@
       var button = document.createElement("button");
       button.type = "button";
       button.className = "copy-button";
-      button.textContent = "Copy";
-      button.setAttribute("aria-label", "Copy this code");
+      button.textContent = t("code.copy");
+      button.setAttribute("aria-label", t("code.copy.label"));
       button.addEventListener("click", function (event) {
         var target = event.currentTarget;
         var code = target.closest(".code").querySelector("pre code");
         navigator.clipboard.writeText(code.textContent).then(function () {
-          target.textContent = "Copied";
-          setTimeout(function () { target.textContent = "Copy"; }, 1500);
+          target.textContent = t("code.copied");
+          setTimeout(function () { target.textContent = t("code.copy"); }, 1500);
         });
       });
       headers[i].appendChild(button);
@@ -114,8 +156,12 @@
   var step4 = ["al", "ance", "ence", "er", "ic", "able", "ible", "ant", "ement", "ment", "ent", "ion", "ou",
     "ism", "ate", "iti", "ous", "ive", "ize"];
 
+  // Porter's rules are English: a Vietnamese page's index holds its words unstemmed, each
+  // syllable with diacritics also under its plain letters (SearchLanguage in SearchTerms.swift).
+  var stems = !/^vi\b/.test(document.documentElement.lang);
+
   function stem(word) {
-    if (word.length < 3 || !/^[a-z]+$/.test(word)) return word;
+    if (!stems || word.length < 3 || !/^[a-z]+$/.test(word)) return word;
     var b = word.split("");
     var k = b.length - 1;
     var j = 0;
@@ -279,7 +325,7 @@
           at < index.terms.length && index.terms[at].lastIndexOf(word, 0) === 0 && found < 200; at++, found++) {
           if (index.terms[at] !== wordStem) { add(at, 1); longer++; }
         }
-        if (exact < 0 && longer === 0 && /^[a-z]+$/.test(word)) {
+        if (exact < 0 && longer === 0 && stems && /^[a-z]+$/.test(word)) {
           for (var length = word.length - 1; length >= Math.max(4, word.length - 3); length--) {
             var start = word.slice(0, length);
             var shorter = start === wordStem ? -1 : find(start);
@@ -351,7 +397,7 @@
       var empty = document.createElement("li");
       empty.className = "result-empty";
       empty.setAttribute("role", "option");
-      empty.textContent = "Nothing matches “" + query + "”.";
+      empty.textContent = t("search.nothing", { query: query });
       resultsList.appendChild(empty);
     }
     var words = roots(query);
@@ -533,13 +579,13 @@
       // More pages are open than the server keeps streams for, and this one is the oldest.
       live.replaced = true;
       source.close();
-      showBanner(["Live updates stopped on this page: newer pages took its place. Reload it to resume."], "");
+      showBanner([t("live.replaced")], "");
     });
     source.addEventListener("error", function () {
       if (live.replaced) return;
       // The server stopped. Reconnecting to a closed port would log an error every second.
       source.close();
-      showBanner(["The connection to ./wb serve was lost. Start it again, then reload this page."], "");
+      showBanner([t("live.lost")], "");
     });
     window.addEventListener("pagehide", function () { source.close(); });
   }
@@ -561,9 +607,10 @@
       lines.push(place + d.message);
     }
     var title = "";
-    if (status.state === "failed") title = "The last build failed; this is the previous site. The server keeps running.";
-    else if (lines.length) title = "The book has " + lines.length + (lines.length === 1 ? " finding" : " findings") +
-      " (the server keeps running):";
+    if (status.state === "failed") title = t("live.failed");
+    else if (lines.length) {
+      title = lines.length === 1 ? t("live.findings.one") : t("live.findings.other", { count: lines.length });
+    }
     showBanner(lines, title);
     var notice = document.getElementById("wb-restart-notice");
     if (notice) {
@@ -571,8 +618,7 @@
       if (status.restartNeeded) {
         // The server's reason says what to run: ./wb tangle and a restart, or a restart alone.
         var reason = document.createElement("p");
-        reason.textContent = status.restartReason ||
-          "The tangled Swift changed. Run ./wb tangle, then stop and restart ./wb serve.";
+        reason.textContent = status.restartReason || t("live.restart.default");
         notice.appendChild(reason);
       }
       notice.hidden = !status.restartNeeded;
@@ -618,7 +664,7 @@
       if (headers && config.publishableKey) {
         headers.value = headers.value
           .replace(/^(X-Li2-Key:).*$/gim, "$1 " + config.publishableKey)
-          .split("<publishable key>").join(config.publishableKey);
+          .split(t("tryit.publishable-key")).join(config.publishableKey);
       }
       var path = panel.querySelector(".try-it-path");
       if (path && config.linkDomain) path.value = path.value.split("{domain}").join(config.linkDomain);
@@ -651,7 +697,7 @@
     var status = panel.querySelector(".try-it-status");
     var responseHeaders = panel.querySelector(".try-it-response-headers");
     var response = panel.querySelector(".try-it-response");
-    status.textContent = "Sending...";
+    status.textContent = t("tryit.sending");
     responseHeaders.textContent = "";
     response.textContent = "";
     fetch(path, options)
@@ -666,7 +712,7 @@
         });
       })
       .catch(function (error) {
-        status.textContent = "No answer: " + error.message + ". Is ./wb serve still running?";
+        status.textContent = t("tryit.no-answer", { error: error.message });
       });
   }
 

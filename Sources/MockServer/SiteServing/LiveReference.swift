@@ -51,59 +51,42 @@ public final class LiveReference: @unchecked Sendable {
         path == mountPath || path.hasPrefix(mountPath + "/")
     }
 
-    /// The answer to a `GET` or `HEAD` of a path under ``mountPath``.
-    public func response(for request: HTTPRequest) -> HTTPResponse {
+    /// The answer to a `GET` or `HEAD` of a path under ``mountPath``; its own pages say `words`.
+    public func response(for request: HTTPRequest, words: ServerWords = .keysOnly) -> HTTPResponse {
         switch state {
         case .notBuilt:
             return Self.page(
-                status: .notFound, title: "The SDK reference is not built here", text: Self.notBuiltText)
+                status: .notFound, title: words[ServerWords.referenceNotBuiltTitle],
+                text: words[ServerWords.referenceNotBuiltText], words: words)
         case .building:
             var response = Self.page(
-                status: .serviceUnavailable, title: "Building the SDK reference...", text: Self.buildingText,
-                refreshSeconds: 2)
+                status: .serviceUnavailable, title: words[ServerWords.referenceBuildingTitle],
+                text: words[ServerWords.referenceBuildingText], words: words, refreshSeconds: 2)
             response.headers["Retry-After"] = "2"
             return response
         case .failed(let reason):
             return Self.page(
-                status: .internalServerError, title: "The SDK reference could not be built",
-                text: Self.failedText(reason))
+                status: .internalServerError, title: words[ServerWords.referenceFailedTitle],
+                text: words.format(
+                    ServerWords.referenceFailedText, ["reason": InterstitialPage.escape(reason)]),
+                words: words)
         case .ready(let folder):
             if request.path == Self.mountPath || request.path == Self.mountPath + "/" {
                 return HTTPResponse(
                     status: HTTPStatus(302),
                     headers: ["Location": Self.landingPath, "Cache-Control": "no-cache"])
             }
-            return StaticSite.response(for: request, root: folder, mountedAt: Self.mountPath)
+            return StaticSite.response(for: request, root: folder, mountedAt: Self.mountPath, words: words)
         }
     }
 
     // MARK: Pages
 
-    static let notBuiltText = """
-        <p>This server was started without the SDK's API reference. <code>./wb serve</code> builds it \
-        once in the background (it runs <code>workbook serve --reference</code>); you can also write \
-        it yourself with <code>workbook reference --out DIR</code> and serve that folder at \
-        <code>/reference/</code>.</p>
-        """
-
-    static let buildingText = """
-        <p>The workbook is compiling Li2SDK and DeepLinkCore and rendering their documentation with \
-        DocC (<code>workbook reference</code>); this takes under a minute the first time and a few \
-        seconds after. This page reloads itself until the reference is ready. The rest of the site \
-        works meanwhile.</p>
-        """
-
-    static func failedText(_ reason: String) -> String {
-        "<p>The build stopped; the rest of the site works. What it said:</p>\n<pre>"
-            + InterstitialPage.escape(reason)
-            + "</pre>\n<p>Run <code>workbook reference</code> for the whole output, fix the cause, and "
-            + "restart <code>./wb serve</code>.</p>"
-    }
-
-    /// A small page of the server's own, in the style of ``StaticSite/buildingPage``.
-    static func page(status: HTTPStatus, title: String, text: String, refreshSeconds: Int? = nil)
-        -> HTTPResponse
-    {
+    /// A small page of the server's own, in the style of ``StaticSite/buildingPage(_:)``.
+    static func page(
+        status: HTTPStatus, title: String, text: String, words: ServerWords, refreshSeconds: Int? = nil
+    ) -> HTTPResponse {
+        let title = InterstitialPage.escape(title)
         let refresh = refreshSeconds.map { "<meta http-equiv=\"refresh\" content=\"\($0)\">\n" } ?? ""
         let html = """
             <!DOCTYPE html>
@@ -118,7 +101,7 @@ public final class LiveReference: @unchecked Sendable {
             <body>
             <h1>\(title)</h1>
             \(text)
-            <p><a href="/">Back to the book</a></p>
+            <p><a href="/">\(InterstitialPage.escape(words[ServerWords.back]))</a></p>
             </body>
             </html>
 

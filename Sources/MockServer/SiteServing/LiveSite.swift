@@ -36,9 +36,13 @@ public final class LiveSite: @unchecked Sendable {
     /// The open streams, oldest first.
     private var admitted: [ObjectIdentifier] = []
     private var closed = false
+    /// The words of the pages the server writes itself (``ServerWords``).
+    public let words: ServerWords
 
-    public init(streamLimit: Int = 32, reference: LiveReference = LiveReference()) {
-        (self.streamLimit, self.reference) = (streamLimit, reference)
+    public init(
+        streamLimit: Int = 32, reference: LiveReference = LiveReference(), words: ServerWords = .keysOnly
+    ) {
+        (self.streamLimit, self.reference, self.words) = (streamLimit, reference, words)
     }
 
     /// The status pages see.

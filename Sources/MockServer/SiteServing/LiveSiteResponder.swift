@@ -50,9 +50,11 @@ public struct LiveSiteResponder: HTTPResponder {
         let answer = await api.respond(to: request)
         guard answer.status == .notFound, isRead, !request.path.hasPrefix("/api/") else { return answer }
         // The SDK reference has a life of its own: it may be ready before the site, or after.
-        if LiveReference.serves(request.path) { return site.reference.response(for: request) }
-        guard let folder = site.siteFolder else { return StaticSite.building }
-        return StaticSite.response(for: request, root: folder)
+        if LiveReference.serves(request.path) {
+            return site.reference.response(for: request, words: site.words)
+        }
+        guard let folder = site.siteFolder else { return StaticSite.building(site.words) }
+        return StaticSite.response(for: request, root: folder, words: site.words)
     }
 
     private func live(_ path: String, method: HTTPMethod) async -> HTTPResponse {

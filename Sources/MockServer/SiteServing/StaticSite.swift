@@ -41,22 +41,25 @@ public enum StaticSite {
     }
 
     /// The answer for `request` from the site in `root`, served at the server's root or under
-    /// `prefix` (`/reference`: `/reference/css/a.css` is `root/css/a.css`).
-    public static func response(for request: HTTPRequest, root: URL, mountedAt prefix: String = "")
-        -> HTTPResponse
-    {
+    /// `prefix` (`/reference`: `/reference/css/a.css` is `root/css/a.css`); `words` say a missing
+    /// page of a site without its own `404.html`.
+    public static func response(
+        for request: HTTPRequest, root: URL, mountedAt prefix: String = "", words: ServerWords = .keysOnly
+    ) -> HTTPResponse {
         var path = request.path
         if !prefix.isEmpty {
-            guard path == prefix || path.hasPrefix(prefix + "/") else { return notFound(root: root) }
+            guard path == prefix || path.hasPrefix(prefix + "/") else {
+                return notFound(root: root, words: words)
+            }
             path.removeFirst(prefix.count)
         }
-        guard let segments = safeSegments(path) else { return notFound(root: root) }
+        guard let segments = safeSegments(path) else { return notFound(root: root, words: words) }
         let fileManager = FileManager.default
         var url = root
         for segment in segments { url.appendPathComponent(segment) }
         var isDirectory: ObjCBool = false
         guard fileManager.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
-            return notFound(root: root)
+            return notFound(root: root, under: segments.first, words: words)
         }
         if isDirectory.boolValue {
             // Relative links inside an index page need the folder's trailing slash.
@@ -68,7 +71,7 @@ public enum StaticSite {
             url.appendPathComponent("index.html")
         }
         guard isInside(url, root: root), let data = fileManager.contents(atPath: url.path) else {
-            return notFound(root: root)
+            return notFound(root: root, words: words)
         }
         return HTTPResponse(
             status: .ok,
@@ -77,13 +80,22 @@ public enum StaticSite {
             body: data)
     }
 
-    /// The site's `404.html` with status 404 (a plain sentence if the site has none).
-    public static func notFound(root: URL) -> HTTPResponse {
-        let page = FileManager.default.contents(atPath: root.appendingPathComponent("404.html").path)
+    /// The site's `404.html` with status 404 (a plain sentence in `words` if the site has none). A
+    /// path in a folder with a `404.html` of its own (a translation of the site, `vi/`) gets that one.
+    public static func notFound(root: URL, under folder: String? = nil, words: ServerWords = .keysOnly)
+        -> HTTPResponse
+    {
+        let own = folder.map { root.appendingPathComponent($0).appendingPathComponent("404.html").path }
+        let page =
+            own.flatMap { FileManager.default.contents(atPath: $0) }
+            ?? FileManager.default.contents(atPath: root.appendingPathComponent("404.html").path)
         return HTTPResponse(
             status: .notFound,
             headers: ["Content-Type": contentTypes["html"]!, "Cache-Control": "no-cache"],
-            body: page ?? Data("<!DOCTYPE html><title>Not found</title><p>No such page.</p>\n".utf8))
+            body: page
+                ?? Data(
+                    ("<!DOCTYPE html><title>\(InterstitialPage.escape(words[ServerWords.notFoundTitle]))</title>"
+                        + "<p>\(InterstitialPage.escape(words[ServerWords.notFoundText]))</p>\n").utf8))
     }
 
     /// `path` with its empty segments dropped and a slash added: `//chapters` becomes `/chapters/`.
@@ -115,32 +127,35 @@ public enum StaticSite {
         return file.hasPrefix(folder.hasSuffix("/") ? folder : folder + "/")
     }
 
-    /// The page served while the first build runs: it reloads itself every second.
-    public static let buildingPage = """
-        <!DOCTYPE html>
-        <html lang="en">
-        <head>
-        <meta charset="utf-8">
-        <meta http-equiv="refresh" content="1">
-        <meta name="color-scheme" content="light dark">
-        <title>Building the site...</title>
-        <style>body{font:1.1rem/1.5 system-ui,sans-serif;max-width:36rem;margin:4rem auto;padding:0 1rem}</style>
-        </head>
-        <body>
-        <h1>Building the site...</h1>
-        <p>The workbook is weaving the chapters. This page reloads itself until the site is ready.</p>
-        </body>
-        </html>
+    /// The page served while the first build runs, in `words`: it reloads itself every second.
+    public static func buildingPage(_ words: ServerWords) -> String {
+        let title = InterstitialPage.escape(words[ServerWords.buildingTitle])
+        return """
+            <!DOCTYPE html>
+            <html lang="en">
+            <head>
+            <meta charset="utf-8">
+            <meta http-equiv="refresh" content="1">
+            <meta name="color-scheme" content="light dark">
+            <title>\(title)</title>
+            <style>body{font:1.1rem/1.5 system-ui,sans-serif;max-width:36rem;margin:4rem auto;padding:0 1rem}</style>
+            </head>
+            <body>
+            <h1>\(title)</h1>
+            <p>\(InterstitialPage.escape(words[ServerWords.buildingText]))</p>
+            </body>
+            </html>
 
-        """
+            """
+    }
 
-    /// `503` with ``buildingPage``.
-    public static var building: HTTPResponse {
+    /// `503` with ``buildingPage(_:)``.
+    public static func building(_ words: ServerWords) -> HTTPResponse {
         HTTPResponse(
             status: .serviceUnavailable,
             headers: [
                 "Content-Type": contentTypes["html"]!, "Retry-After": "1", "Cache-Control": "no-store",
             ],
-            body: Data(buildingPage.utf8))
+            body: Data(buildingPage(words).utf8))
     }
 }

@@ -54,20 +54,30 @@ let buildCommand = Command(
         }
         options.coverageFile = url
     }
-    let report: SiteReport
+    // English at the output folder, then each translation (po/LANG.po) in OUT/LANG/.
+    var reports: [(site: SiteOptions, report: SiteReport)] = []
     do throws(Diagnostic) {
-        report = try SiteBuilder.build(options)
+        for site in try BookLanguages.sites(options) {
+            reports.append((site, try SiteBuilder.build(site)))
+        }
     } catch {
         throw commandFailure(error, console: console)
     }
-    for diagnostic in report.diagnostics { console.error(diagnostic.description) }
-    let errors = report.diagnostics.filter { $0.severity == .error }.count
+    let report = reports[0].report
+    let diagnostics = reports.flatMap(\.report.diagnostics)
+    for diagnostic in diagnostics { console.error(diagnostic.description) }
+    let errors = diagnostics.filter { $0.severity == .error }.count
     if let coverage = report.coverageFile {
         console.print("build: \(report.testedBlocks) blocks tested, measured from \(coverage)")
     } else {
         console.print(
             "build: no coverage data, so no block is claimed as tested "
                 + "(run 'swift test --enable-code-coverage' to measure it)")
+    }
+    for (site, report) in reports.dropFirst() {
+        console.print(
+            "build: \(site.language): \(report.pages.count) pages in "
+                + "\(displayPath(site.outputFolder, root: root))")
     }
     console.print(
         "build: \(report.pages.count) pages, \(report.fileCount) files in \(displayPath(output, root: root)), "

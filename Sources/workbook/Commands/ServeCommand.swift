@@ -126,8 +126,8 @@ let serveCommand = Command(
 ) { arguments, console in
     var options = try ServeOptions.parse(arguments)
     let site = try ServeOptions.site(arguments, console: console)
-    if site != nil {
-        options.liveSite = LiveSite()
+    if let site {
+        options.liveSite = LiveSite(words: site.serverWords)
         options.version = workbookVersion
     }
     // The reference is served beside the site, so --no-site serves none.

@@ -23,7 +23,7 @@ let exercisesCommand = Command(
             """),
     subcommands: [
         ExercisesCommands.list, ExercisesCommands.show, ExercisesCommands.next, ExercisesCommands.check,
-        ExercisesCommands.hint,
+        ExercisesCommands.hint, ExercisesCommands.language,
         ExercisesCommands.watch, ExercisesCommands.reset, ExercisesCommands.verify, ExercisesCommands.grade,
     ])
 
