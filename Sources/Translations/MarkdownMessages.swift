@@ -43,9 +43,10 @@ public enum MarkdownMessages {
         case cell(line: Int, index: Int, row: [String], column: Int, isFirst: Bool)
         /// An image's alt text (`![text]`) on `line`.
         case alt(line: Int)
-        /// Text in an HTML block on `line`, found as `before + text + after`: an element's
-        /// whole content (`>Load the demo</button>`, `<summary>` included) or an attribute a
-        /// reader sees (`aria-label="…"`, `title`, `placeholder`, `alt`).
+        /// Text in an HTML block from `line` on (over as many lines as it has), found as
+        /// `before + text + after`: an element's content (`<button …>Load the demo</button>`, a
+        /// `<summary>`, a `<p>` with a `<code>` inside) or an attribute a reader sees
+        /// (`aria-label="…"`, `title`, `placeholder`, `alt`).
         case html(line: Int, before: String, after: String)
     }
 
@@ -61,24 +62,49 @@ public enum MarkdownMessages {
         return walk.messages
     }
 
-    /// The texts of one line of HTML (see `htmlTexts(in:line:)`), in order, each with what
-    /// surrounds it on the line.
-    static func htmlTexts(onLine line: String) -> [(text: String, before: String, after: String)] {
-        var found: [(position: String.Index, text: String, before: String, after: String)] = []
-        let element = /<([a-zA-Z][a-zA-Z0-9]*)(?:\s[^<>]*)?>([^<>]+)<\/\1>/
-        for match in line.matches(of: element) {
-            let tag = match.output.1.lowercased()
-            guard !["code", "kbd", "pre", "samp", "script", "style", "var"].contains(tag) else { continue }
-            let text = String(match.output.2)
-            guard hasWords(text), text.trimmingCharacters(in: .whitespaces) == text else { continue }
-            found.append((match.output.2.startIndex, text, ">", "</\(match.output.1)>"))
+    /// The texts a reader sees in a block of HTML, in order, each with what surrounds it and
+    /// the line (from 0) where it starts: the content of an element holding text and inline
+    /// tags only (`<button>Load the demo</button>`, a `<p>` over several lines with a `<code>`
+    /// in it, a hint's `<summary>`), and the attributes that are shown or read aloud.
+    static func htmlTexts(inBlock html: String) -> [(text: String, line: Int, before: String, after: String)]
+    {
+        var found: [(position: Int, text: String, line: Int, before: String, after: String)] = []
+        let text = html as NSString
+        func lineOf(_ location: Int) -> Int {
+            text.substring(to: location).reduce(0) { $1 == "\n" ? $0 + 1 : $0 }
         }
-        let attribute = /\b(aria-label|title|placeholder|alt)="([^"<>]*)"/
-        for match in line.matches(of: attribute) where hasWords(String(match.output.2)) {
-            found.append((match.output.2.startIndex, String(match.output.2), "\(match.output.1)=\"", "\""))
+        for match in elementPattern.matches(in: html, range: NSRange(location: 0, length: text.length)) {
+            let inner = text.substring(with: match.range(at: 3))
+            let trimmed = inner.trimmingCharacters(in: .whitespacesAndNewlines)
+            let words = trimmed.replacingOccurrences(of: "<[^<>]*>", with: " ", options: .regularExpression)
+            guard !trimmed.isEmpty, hasWords(words) else { continue }
+            let leading = inner.prefix { $0.isWhitespace }
+            let trailing = String(inner.reversed().prefix { $0.isWhitespace }.reversed())
+            let opening = text.substring(
+                with: NSRange(
+                    location: match.range.location, length: match.range(at: 3).location - match.range.location
+                ))
+            let closing = "</" + text.substring(with: match.range(at: 1)) + ">"
+            let start = match.range(at: 3).location + (leading as Substring).utf16.count
+            found.append((start, trimmed, lineOf(start), opening + leading, trailing + closing))
         }
-        return found.sorted { $0.position < $1.position }.map { ($0.text, $0.before, $0.after) }
+        for match in attributePattern.matches(in: html, range: NSRange(location: 0, length: text.length)) {
+            let value = text.substring(with: match.range(at: 2))
+            guard hasWords(value) else { continue }
+            let name = text.substring(with: match.range(at: 1))
+            let start = match.range(at: 2).location
+            found.append((start, value, lineOf(start), name + "=\"", "\""))
+        }
+        return found.sorted { $0.position < $1.position }.map { ($0.text, $0.line, $0.before, $0.after) }
     }
+
+    /// An element of text: its tag, its attributes, and content of text and inline tags only.
+    private static let elementPattern = try! NSRegularExpression(
+        pattern:
+            #"<(p|li|label|td|th|dt|dd|h[1-6]|figcaption|legend|summary|option|button|a|span|strong|em|div)\b([^<>]*)>((?:[^<]|<(?:/?(?:a|code|kbd|em|strong|span|b|i|abbr|small)\b[^<>]*|br\s*/?|input\b[^<>]*)>)*?)</\1>"#,
+        options: [.caseInsensitive])
+    private static let attributePattern = try! NSRegularExpression(
+        pattern: #"\b(aria-label|title|placeholder|alt)="([^"<>]*)""#)
 
     /// Whether a text has something to translate: a letter outside its inline code spans. A
     /// table cell that is only `li2_cid`, `200` or `—` reads the same in every language, so it is
@@ -221,21 +247,14 @@ public enum MarkdownMessages {
             return images > 0
         }
 
-        /// The texts a reader sees in an HTML block, each at its line: the whole content of an
-        /// element written on one line without tags inside (`<button>Load the demo</button>`,
-        /// a hint's `<summary>`), except code, and the attributes that are read aloud or shown
-        /// (`aria-label`, `title`, `placeholder`, `alt`). A paragraph of HTML spread over lines,
-        /// or holding other tags, stays as written.
+        /// The texts a reader sees in an HTML block (``MarkdownMessages/htmlTexts(inBlock:)``),
+        /// each at the line where it starts.
         private mutating func htmlTexts(in html: String, line: Int) {
-            var number = line
-            for text in html.split(separator: "\n", omittingEmptySubsequences: false) {
-                defer { number += 1 }
-                let lineText = String(text)
-                for found in MarkdownMessages.htmlTexts(onLine: lineText) {
-                    add(
-                        found.text, line: number,
-                        at: .html(line: number, before: found.before, after: found.after))
-                }
+            for found in MarkdownMessages.htmlTexts(inBlock: html) {
+                let number = line + found.line
+                add(
+                    found.text, line: number,
+                    at: .html(line: number, before: found.before, after: found.after))
             }
         }
 

@@ -38,13 +38,8 @@ public enum MarkdownTranslator {
                         "![" + message.text + "]", with: "![" + oneLine(translation) + "]", line: line,
                         in: &lines)
                 case .html(let line, let before, let after):
-                    // In an attribute, a quote would end the value.
-                    let text =
-                        after == "\""
-                        ? oneLine(translation).replacingOccurrences(of: "\"", with: "&quot;")
-                        : oneLine(translation)
-                    done = replace(
-                        before + message.text + after, with: before + text + after, line: line, in: &lines)
+                    done = replaceHTML(
+                        message.text, before: before, after: after, with: translation, from: line, in: &lines)
                 }
             }
             if done {
@@ -166,16 +161,31 @@ public enum MarkdownTranslator {
         return lines
     }
 
-    /// For each word, whether it continues a link (`[text](target)`) or a code span begun by
-    /// an earlier word: a line break there would split what a reader, or a tool reading the
-    /// Markdown line by line, takes as one piece.
+    /// For each word, whether it continues a link (`[text](target)`), a code span, an HTML tag
+    /// or an HTML `<code>` or `<kbd>` element begun by an earlier word: a line break there
+    /// would split what a reader, or a tool reading the Markdown line by line, takes as one piece.
     static func insideSpans(_ words: [Substring]) -> [Bool] {
         var result: [Bool] = []
         var brackets = 0
         var parentheses = 0
         var inCode = false
+        var inTag = false
+        var htmlCode = 0
         for word in words {
-            result.append(brackets > 0 || parentheses > 0 || inCode)
+            result.append(brackets > 0 || parentheses > 0 || inCode || inTag || htmlCode > 0)
+            let lowered = word.lowercased()
+            for opening in ["<code", "<kbd"] {
+                htmlCode += lowered.components(separatedBy: opening).count - 1
+            }
+            for closing in ["</code>", "</kbd>"] {
+                htmlCode -= lowered.components(separatedBy: closing).count - 1
+            }
+            htmlCode = max(0, htmlCode)
+            if let open = word.lastIndex(of: "<") {
+                inTag = !word[open...].contains(">")
+            } else if inTag, word.contains(">") {
+                inTag = false
+            }
             var previous: Character = " "
             for character in word {
                 if character == "`" {
@@ -219,6 +229,27 @@ public enum MarkdownTranslator {
             let range = current.range(of: text, range: hashes..<current.endIndex)
         else { return false }
         lines[line - 1] = current.replacingCharacters(in: range, with: oneLine(translation))
+        return true
+    }
+
+    /// Replaces a text of an HTML block, which may run over several lines, keeping its number of
+    /// lines; in an attribute, a quote is written `&quot;` so that it does not end the value.
+    private static func replaceHTML(
+        _ text: String, before: String, after: String, with translation: String, from line: Int,
+        in lines: inout [String]
+    ) -> Bool {
+        guard line <= lines.count else { return false }
+        let count = text.split(separator: "\n", omittingEmptySubsequences: false).count
+        guard var wrapped = wrap(words(translation), into: count)?.joined(separator: "\n") else {
+            return false
+        }
+        if after == "\"" { wrapped = wrapped.replacingOccurrences(of: "\"", with: "&quot;") }
+        var rest = lines[(line - 1)...].joined(separator: "\n")
+        guard let range = rest.range(of: before + text + after) else { return false }
+        rest.replaceSubrange(range, with: before + wrapped + after)
+        lines.replaceSubrange(
+            (line - 1)...,
+            with: rest.split(separator: "\n", omittingEmptySubsequences: false).map(String.init))
         return true
     }
 

@@ -18,6 +18,8 @@ struct RenderContext: Sendable {
     /// language, and the table cells (by their row's line), which get ``fallbackAttributes``.
     var fallbackLines: Set<Int> = []
     var fallbackCells: [Int: Set<Int>] = [:]
+    /// The label a screen reader says for a heading's self-link (HTML-escaped when written).
+    var headingAnchorLabel = "Link to this section"
     /// What marks a passage left in the source language: its language and a class.
     var fallbackAttributes = " lang=\"en\" class=\"untranslated\""
 }
@@ -194,7 +196,9 @@ public struct HTMLRenderer: MarkdownWalker {
         } else {
             html.raw("<a class=\"heading-anchor\" href=\"#")
             html.url(headingID)
-            html.raw("\" aria-label=\"Link to this section\">#</a></h\(level)>\n")
+            html.raw("\" aria-label=\"")
+            html.text(context.headingAnchorLabel)
+            html.raw("\">#</a></h\(level)>\n")
         }
     }
 

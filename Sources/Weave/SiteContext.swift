@@ -97,6 +97,7 @@ struct SiteContext: Sendable {
     {
         var context = RenderContext(source: page.text)
         context.headingIDs = page.headings.map(\.id)
+        context.headingAnchorLabel = words[.headingAnchorLabel]
         if let translation = page.translation {
             (context.fallbackLines, context.fallbackCells) = (
                 translation.fallbackLines, translation.fallbackCells

@@ -260,6 +260,7 @@ enum WeaveWord: String, CaseIterable, Sendable {
     case navMinutes = "nav.minutes"
     case navPrint = "nav.print"
     case tocTitle = "toc.title"
+    case headingAnchorLabel = "heading.anchor.label"
     case languageSwitchTitle = "language.switch.title"
     case translationComplete = "translation.complete"
     case translationPartial = "translation.partial"

@@ -115,4 +115,41 @@ import Weave
         #expect(MarkdownMessages.hasWords("`li2_cid` stays"))
         #expect(MarkdownMessages.hasWords("`unclosed span"))
     }
+
+    @Test func htmlTextsAreFoundWithTheirInlineTagsAndKeepTheirLines() {
+        let html = """
+            <div class="tools">
+            <button type="button" id="demo">Load the demo</button>
+            <p class="note">Start the server with
+            <code>./wb serve</code>, then reload.</p>
+            <input placeholder="Paste a file" value="x">
+            <pre><code>let code = 1</code></pre>
+            </div>
+            """
+        let found = MarkdownMessages.extract(html)
+        #expect(
+            found == [
+                SourceMessage(text: "Load the demo", line: 2),
+                SourceMessage(text: "Start the server with\n<code>./wb serve</code>, then reload.", line: 3),
+                SourceMessage(text: "Paste a file", line: 5),
+            ])
+        let result = MarkdownTranslator.translate(html) {
+            [
+                "Load the demo": "Nạp demo",
+                "Start the server with\n<code>./wb serve</code>, then reload.":
+                    "Khởi động máy chủ bằng <code>./wb serve</code>, rồi tải lại.",
+                "Paste a file": "Dán một \"tệp\"",
+            ][$0]
+        }
+        #expect(
+            result.markdown == """
+                <div class="tools">
+                <button type="button" id="demo">Nạp demo</button>
+                <p class="note">Khởi động máy chủ
+                bằng <code>./wb serve</code>, rồi tải lại.</p>
+                <input placeholder="Dán một &quot;tệp&quot;" value="x">
+                <pre><code>let code = 1</code></pre>
+                </div>
+                """)
+    }
 }
