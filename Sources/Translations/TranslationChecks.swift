@@ -1,6 +1,7 @@
 import Foundation
 import Literate
 import ProcessRunner
+import Weave
 
 /// One finding of `workbook i18n check`: a PO file, the line of the `msgstr` it is about (nil for
 /// a finding about the whole file), and what is wrong, printed as editors expect.
@@ -221,11 +222,11 @@ public enum TranslationChecks {
     public static func problems(original: String, translation: String) -> [String] {
         let kept = (keptElements(original), keptElements(translation))
         var found: [String] = []
-        found += compare("code span", kept.0.codeSpans, kept.1.codeSpans, show: quoted)
-        found += compare("link target", kept.0.targets, kept.1.targets, show: quoted)
+        found += compare("code span", kept.0.codeSpans, kept.1.codeSpans, show: MarkdownText.code)
+        found += compare("link target", kept.0.targets, kept.1.targets, show: MarkdownText.code)
         found += compare("citation", kept.0.citations, kept.1.citations) { $0 }
-        found += compare("HTML tag", kept.0.htmlTags, kept.1.htmlTags, show: quoted)
-        found += compare("placeholder", kept.0.placeholders, kept.1.placeholders, show: quoted)
+        found += compare("HTML tag", kept.0.htmlTags, kept.1.htmlTags, show: MarkdownText.code)
+        found += compare("placeholder", kept.0.placeholders, kept.1.placeholders, show: MarkdownText.code)
         return found + structureProblems(original: original, translation: translation)
     }
 
@@ -286,8 +287,8 @@ public enum TranslationChecks {
                 reported.insert(marker.kind).inserted
             else { continue }
             found.append(
-                "line \(index + 1) of the translation begins with \(quoted(marker.text)), which would "
-                    + "\(marker.kind.effect); escape it (\(quoted(marker.escaped))) or move it off the start of the line"
+                "line \(index + 1) of the translation begins with \(MarkdownText.code(marker.text)), which would "
+                    + "\(marker.kind.effect); escape it (\(MarkdownText.code(marker.escaped))) or move it off the start of the line"
             )
         }
         return found
@@ -415,19 +416,6 @@ public enum TranslationChecks {
         }
     }
 
-    /// `text` as an inline code span: fenced by one backtick more than its longest run, with a
-    /// space inside when it starts or ends with a backtick.
-    static func quoted(_ text: String) -> String {
-        var longest = 0
-        var run = 0
-        for character in text {
-            run = character == "`" ? run + 1 : 0
-            longest = max(longest, run)
-        }
-        let fence = String(repeating: "`", count: longest + 1)
-        let padding = text.hasPrefix("`") || text.hasSuffix("`") ? " " : ""
-        return fence + padding + text + padding + fence
-    }
 }
 
 // MARK: Markdown block markers

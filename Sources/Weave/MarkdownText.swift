@@ -22,7 +22,7 @@ public enum MarkdownText {
     }
 
     /// A code span holding `text`, with a fence longer than any run of backticks inside it.
-    static func code(_ text: String) -> String {
+    public static func code(_ text: String) -> String {
         var longest = 0
         var run = 0
         for character in text {

@@ -151,21 +151,9 @@ public struct SiteWords: Sendable, Equatable {
         return out + "}"
     }
 
+    /// A JSON string literal that cannot end the `<script>` element it sits in: `<` escaped.
     private static func jsonString(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\t": out += "\\t"
-            case "\r": out += "\\r"
-            case "<": out += "\\u003c"
-            case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
+        JSONValue.quoted(text).replacingOccurrences(of: "<", with: "\\u003c")
     }
 
     /// The keys a theme script asks for: each `t("key"` call in its text, with the line of the
