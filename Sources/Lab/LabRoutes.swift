@@ -73,9 +73,10 @@ public struct LabRoutes: RouteProvider {
                             + "address; try again in \(wait) s",
                         headers: ["Retry-After": String(wait)])
                 }
-                // The fetches block for seconds: off the cooperative pool, which answers the rest.
+                // The fetches block for seconds: on a thread of their own, not one that answers
+                // the rest (`DispatchQueue.global()` shares the cooperative pool's threads).
                 let result = await withCheckedContinuation { continuation in
-                    DispatchQueue.global().async {
+                    Thread {
                         do throws(Lab.LabDoctorError) {
                             continuation.resume(
                                 returning: Result<DoctorSummary, Lab.LabDoctorError>.success(
@@ -83,7 +84,7 @@ public struct LabRoutes: RouteProvider {
                         } catch {
                             continuation.resume(returning: .failure(error))
                         }
-                    }
+                    }.start()
                 }
                 switch result {
                 case .success(let summary):

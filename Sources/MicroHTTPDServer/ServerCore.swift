@@ -210,7 +210,7 @@ final class ServerCore: @unchecked Sendable {
             }
             guard registered else { return true }
             let responder = self.responder
-            Task {
+            Task(executorPreference: ResponderThreads.shared) {
                 let response = await responder.respond(to: request)
                 self.deliver(response, to: state)
             }

@@ -13,7 +13,7 @@ package enum ServeSession {
         _ options: MockServerRuntime.Options, site: LiveSiteBuilder.Settings? = nil,
         reference: ReferenceSession.Settings? = nil, console: Console
     ) -> ExitCode {
-        // The server's work runs on the cooperative pool and libmicrohttpd's threads; the main
+        // The server answers on threads of its own (libmicrohttpd's and its responders'); the main
         // thread turns its run loop meanwhile, so that the main actor (where the simulator's SDK
         // resolvers live, as in an app) is served.
         MainActorRunLoop.run { await serve(options, site: site, reference: reference, console: console) }

@@ -160,7 +160,7 @@ struct EventStoreCrashTests {
                 probe.path, ["append", path, durability.rawValue, "8", "100000"], output: .pipe,
                 errors: .discarded)
             let watchdog = DispatchWorkItem { child.kill() }
-            DispatchQueue.global().asyncAfter(deadline: .now() + 20, execute: watchdog)
+            DispatchQueue(label: "watchdog").asyncAfter(deadline: .now() + 20, execute: watchdog)
 
             var buffer = Data()
             var acknowledged: [Int64] = []

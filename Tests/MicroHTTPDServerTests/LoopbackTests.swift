@@ -336,6 +336,42 @@ struct LoopbackTests {
         await gate.open()
     }
 
+    /// On Linux the cooperative pool has one thread per core, shared with `DispatchQueue.global()`.
+    /// A program that blocks them all (a test suite building sites, `workbook serve` building
+    /// the book) must still get its answers: responders run on the server's own threads, and
+    /// the actor they await follows them there.
+    @Test func theServerAnswersWhileEveryCooperativeThreadIsBlocked() async throws {
+        let tally = Gate()
+        let app = DemoApp.make { router in
+            router.get("/tally") { _, _ in
+                await tally.open()
+                return try .json(["entered": await tally.entered])
+            }
+        }
+        try await withLoopbackServer(app) { _, port in
+            let width = ProcessInfo.processInfo.activeProcessorCount
+            let started = DispatchSemaphore(value: 0)
+            let release = DispatchSemaphore(value: 0)
+            let blockers = (0..<width).map { _ in
+                Task.detached { holdThread(signalling: started, until: release) }
+            }
+            // The request goes out from a thread of its own once every blocker holds a thread;
+            // the blockers are let go after the answer, or after the client's 10 s timeout.
+            let answer = await offPool { () -> String in
+                defer { for _ in 0..<width { release.signal() } }
+                for _ in 0..<width { _ = started.wait(timeout: .now() + 60) }
+                guard let client = try? RawClient(port: port, receiveTimeoutSeconds: 10) else {
+                    return "no connection"
+                }
+                _ = client.send("GET /tally HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+                return client.readAll()
+            }
+            for blocker in blockers { await blocker.value }
+            #expect(statusCode(ofRawResponse: answer) == 200)
+            #expect(body(ofRawResponse: answer) == #"{"entered":0}"#)
+        }
+    }
+
     @Test func startFailsClearlyOnANonNumericAddress() {
         let server = HTTPServer(responder: DemoApp.make(), configuration: quietConfiguration())
         #expect(throws: HTTPServerError.cannotStart("not a numeric IPv4 or IPv6 address: example.com")) {
@@ -349,4 +385,10 @@ struct LoopbackTests {
             #expect(throws: HTTPServerError.self) { try second.start(port: port) }
         }
     }
+}
+
+/// Holds the calling thread until `release` is signalled, after saying so on `started`.
+private func holdThread(signalling started: DispatchSemaphore, until release: DispatchSemaphore) {
+    started.signal()
+    release.wait()
 }

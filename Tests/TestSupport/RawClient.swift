@@ -10,7 +10,7 @@ import Foundation
 /// announce a body it never sends, hold many connections, read an event stream piece by piece,
 /// or read exactly what the server wrote. Shared by the HTTP shell's and the mock server's tests.
 ///
-/// Its reads block. Called with `await` (from an async test), each runs on a Dispatch thread
+/// Its reads block. Called with `await` (from an async test), each runs on a thread of its own
 /// instead, so that it never holds one of the few cooperative threads the server under test
 /// answers on: on a 2-core machine, two blocked test threads would starve the server.
 ///

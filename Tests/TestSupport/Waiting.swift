@@ -1,18 +1,19 @@
 import Dispatch
 import Foundation
 
-/// Runs blocking work (a socket read, waiting for a child process) on a Dispatch thread, so that
-/// it never holds one of the few cooperative threads the servers under test need.
+/// Runs blocking work (a socket read, waiting for a child process, a site build) on a thread of
+/// its own, so that it never holds one of the few cooperative threads the tests share.
+/// (`DispatchQueue.global()` would not do: on Linux it runs on those same threads.)
 package func offPool<Value: Sendable>(_ body: @escaping @Sendable () -> Value) async -> Value {
     await withCheckedContinuation { continuation in
-        DispatchQueue.global().async { continuation.resume(returning: body()) }
+        Thread { continuation.resume(returning: body()) }.start()
     }
 }
 
 /// The throwing form of ``offPool(_:)``.
 package func offPool<Value: Sendable>(_ body: @escaping @Sendable () throws -> Value) async throws -> Value {
     try await withCheckedThrowingContinuation { continuation in
-        DispatchQueue.global().async { continuation.resume(with: Result { try body() }) }
+        Thread { continuation.resume(with: Result { try body() }) }.start()
     }
 }
 
