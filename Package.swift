@@ -5,8 +5,9 @@
 import PackageDescription
 
 // `workbook serve` weaves the site again on every save of a chapter. Unoptimised Swift does that
-// about four times slower, past the 200 ms a save may take to reach the browser, so the engine and
-// the site generator are compiled optimised in debug builds too (their debugger view is poorer).
+// about four times slower, past the 200 ms a save may take to reach the browser, so the engine,
+// the site generator and what every build reads with them (the citations, the translations) are
+// compiled optimised in debug builds too (their debugger view is poorer).
 let optimisedInDebug: [SwiftSetting] = [.unsafeFlags(["-O"], .when(configuration: .debug))]
 
 let package = Package(
@@ -121,7 +122,8 @@ let package = Package(
         // MARK: The workbook's subsystems (hand-written), one job each; `workbook` is their shell.
         // The book's evidence: its bibliography (chapters/sources.json) and every citation of its
         // chapters, exercises and tests, resolved: what `workbook check` reports and the site lists.
-        .target(name: "BookSources", dependencies: ["Literate", "StrictJSON"]),
+        .target(
+            name: "BookSources", dependencies: ["Literate", "StrictJSON"], swiftSettings: optimisedInDebug),
         // The checks `workbook check` registers: the snippet checkers (linters, plists, manifests,
         // console transcripts, Swift samples) and the check of the book's citations.
         .target(
@@ -167,7 +169,8 @@ let package = Package(
         // files merged with GNU gettext's msgmerge and read with its libgettextpo.
         .target(
             name: "Translations",
-            dependencies: ["CGettextPo", "Literate", "ProcessRunner", "SystemErrors", "Weave"]
+            dependencies: ["CGettextPo", "Literate", "ProcessRunner", "SystemErrors", "Weave"],
+            swiftSettings: optimisedInDebug
         ),
         // Folders watched for saves: inotify on Linux, polling elsewhere, snapshots say what changed.
         .target(name: "FileWatch"),
@@ -181,7 +184,7 @@ let package = Package(
         .target(
             name: "Serve",
             dependencies: [
-                "BookChecks", "CommandLineKit", "HTTPCore", "Lab", "LiterateCLI", "LiveSite",
+                "BookChecks", "CommandLineKit", "HTTPCore", "Lab", "Literate", "LiterateCLI", "LiveSite",
                 "MicroHTTPDServer",
                 "MockServer",
                 "SDKReference", "Simulator",
@@ -272,7 +275,8 @@ let package = Package(
             name: "ExercisesTests", dependencies: ["Exercises", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "FileWatchTests", dependencies: ["FileWatch", "TestSupport"]),
         .testTarget(
-            name: "LiveSiteTests", dependencies: ["LiveSite", "Literate", "MockServer", "TestSupport"]),
+            name: "LiveSiteTests",
+            dependencies: ["LiveSite", "Literate", "MockServer", "TestSupport", "Translations", "Weave"]),
         .testTarget(
             name: "SDKReferenceTests",
             dependencies: ["SDKReference", "CommandLineKit", "Literate", "MockServer", "TestSupport"]),

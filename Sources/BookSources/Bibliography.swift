@@ -85,11 +85,14 @@ public struct Bibliography: Sendable {
     /// What every decision's label starts with.
     public static let decisionPrefix = "this book: "
 
-    public var sources: [Source]
-    public var decisions: [Decision]
+    public var sources: [Source] { didSet { index = Self.index(sources, decisions) } }
+    public var decisions: [Decision] { didSet { index = Self.index(sources, decisions) } }
+    /// Every entry by its key and by its label (the first entry wins), kept with the lists.
+    private var index: [String: Entry]
 
     public init(sources: [Source] = [], decisions: [Decision] = []) {
         (self.sources, self.decisions) = (sources, decisions)
+        index = Self.index(sources, decisions)
     }
 
     /// Every entry, sources first, in file order.
@@ -98,9 +101,9 @@ public struct Bibliography: Sendable {
     /// The entry whose key or label is `text`.
     public func entry(_ text: String) -> Entry? { index[text] }
 
-    private var index: [String: Entry] {
+    private static func index(_ sources: [Source], _ decisions: [Decision]) -> [String: Entry] {
         var index: [String: Entry] = [:]
-        for entry in entries {
+        for entry in sources.map(Entry.source) + decisions.map(Entry.decision) {
             if index[entry.key] == nil { index[entry.key] = entry }
             if index[entry.label] == nil { index[entry.label] = entry }
         }

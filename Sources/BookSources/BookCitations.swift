@@ -39,18 +39,83 @@ public struct BookCitations: Sendable {
     /// Hand-written code, whose comments may cite.
     public static let codeFolders = ["Sources", "Examples"]
 
-    /// Finds and resolves every citation of `book` and the files around it.
+    /// Finds and resolves every citation of `book` and the files around it. The files are read
+    /// every time; what they hold is scanned and resolved again only when one of them changed
+    /// (the live site asks on every save, once for each language).
     public static func collect(_ book: Book) -> BookCitations {
-        let root = book.root
-        let (bibliography, bibliographyProblems) = Bibliography.read(bookRoot: root)
+        let inputs = Inputs.read(book)
+        return collected.value(for: inputs) { resolve(inputs, documents: book.chapters.map(\.document)) }
+    }
+
+    private static let collected = Memo<Inputs, BookCitations>(capacity: 4)
+
+    /// Every file the citations are read from, with its text.
+    private struct Inputs: Hashable, Sendable {
+        struct File: Hashable, Sendable {
+            var path: String
+            var text: MemoText
+            var commentsOnly = false
+        }
+
+        var chapters: [File]
+        /// The bibliography's bytes; nil when the file is missing, empty data when unreadable.
+        var bibliography: Data?
+        var bibliographyReadable: Bool
+        var markdown: [File]
+        var swift: [File]
+
+        static func read(_ book: Book) -> Inputs {
+            let root = book.root
+            let url = root.appendingPathComponent(Bibliography.path)
+            let exists = FileManager.default.fileExists(atPath: url.path)
+            let data = exists ? FileManager.default.contents(atPath: url.path) : nil
+            let markdown = otherMarkdown(root).compactMap { path -> File? in
+                guard let text = try? String(contentsOf: root.appendingPathComponent(path), encoding: .utf8)
+                else { return nil }
+                return File(path: path, text: MemoText(text))
+            }
+            let swiftPaths =
+                testFolders.flatMap { swiftFiles(root, under: $0).map { ($0, false) } }
+                + codeFolders.flatMap { swiftFiles(root, under: $0).map { ($0, true) } }
+            let swift = ConcurrentMap.map(swiftPaths) { path, commentsOnly -> File? in
+                guard let data = FileManager.default.contents(atPath: root.appendingPathComponent(path).path)
+                else { return nil }
+                return File(
+                    path: path, text: MemoText(String(decoding: data, as: UTF8.self)),
+                    commentsOnly: commentsOnly)
+            }.compactMap { $0 }
+            return Inputs(
+                chapters: book.chapters.map { File(path: $0.path, text: MemoText($0.source)) },
+                bibliography: exists ? (data ?? Data()) : nil, bibliographyReadable: !exists || data != nil,
+                markdown: markdown, swift: swift)
+        }
+    }
+
+    private static func resolve(_ inputs: Inputs, documents: [MarkdownNode]) -> BookCitations {
+        let (bibliography, bibliographyProblems): (Bibliography, [Diagnostic])
+        if let data = inputs.bibliography, inputs.bibliographyReadable {
+            (bibliography, bibliographyProblems) = Bibliography.parse(data, path: Bibliography.path)
+        } else if inputs.bibliography != nil {
+            (bibliography, bibliographyProblems) = (
+                Bibliography(),
+                [
+                    .init(
+                        .error, text: SourceMessage.unreadable.text,
+                        at: .init(path: Bibliography.path, line: 1))
+                ]
+            )
+        } else {
+            (bibliography, bibliographyProblems) = (Bibliography(), [])
+        }
         var citations: [Citation] = []
         var unlinked: [Citation] = []
         var headings: [String: [String]] = [:]
         var chapterByNumber: [String: String] = [:]
-        let markdown = ConcurrentMap.map(book.chapters) { chapter in
-            CitationScanner.markdown(path: chapter.path, source: chapter.source, document: chapter.document)
+        let chapters = Array(zip(inputs.chapters, documents))
+        let markdown = ConcurrentMap.map(chapters) { chapter, document in
+            CitationScanner.markdown(path: chapter.path, source: chapter.text.text, document: document)
         }
-        for (chapter, found) in zip(book.chapters, markdown) {
+        for (chapter, found) in zip(inputs.chapters, markdown) {
             citations += found.citations
             unlinked += found.unlinked
             headings[chapter.path] = found.headings
@@ -58,26 +123,15 @@ public struct BookCitations: Sendable {
             let digits = name.prefix { $0.isNumber }
             if digits.count == 2 { chapterByNumber[String(digits)] = chapter.path }
         }
-        for path in otherMarkdown(root) {
-            guard let text = try? String(contentsOf: root.appendingPathComponent(path), encoding: .utf8)
-            else {
-                continue
-            }
-            let found = CitationScanner.markdown(path: path, source: text, document: nil)
+        for file in inputs.markdown {
+            let found = CitationScanner.markdown(path: file.path, source: file.text.text, document: nil)
             citations += found.citations
             unlinked += found.unlinked
         }
-        let swift =
-            testFolders.flatMap { swiftFiles(root, under: $0).map { ($0, false) } }
-            + codeFolders.flatMap { swiftFiles(root, under: $0).map { ($0, true) } }
-        citations += ConcurrentMap.map(swift) { path, commentsOnly -> [Citation] in
-            guard let data = FileManager.default.contents(atPath: root.appendingPathComponent(path).path)
-            else {
-                return []
-            }
-            let text = String(decoding: data, as: UTF8.self)
-            if isGenerated(text) { return [] }
-            return CitationScanner.swift(path: path, text: text, commentsOnly: commentsOnly)
+        citations += ConcurrentMap.map(inputs.swift) { file -> [Citation] in
+            if isGenerated(file.text.text) { return [] }
+            return CitationScanner.swift(
+                path: file.path, text: file.text.text, commentsOnly: file.commentsOnly)
         }.flatMap { $0 }
 
         var resolver = Resolver(

@@ -36,6 +36,34 @@ enum CitationScanner {
     static func markdown(path: String, source: String, document: MarkdownNode?)
         -> (citations: [Citation], headings: [String], unlinked: [Citation])
     {
+        let found = scannedMarkdown.value(
+            for: ScannedFile(path: path, text: MemoText(source), commentsOnly: false)
+        ) {
+            let (citations, headings, unlinked) = scanMarkdown(path: path, source: source, document: document)
+            return MarkdownFindings(citations: citations, headings: headings, unlinked: unlinked)
+        }
+        return (found.citations, found.headings, found.unlinked)
+    }
+
+    /// What the files scanned lately held: a rebuild scans again only the files that changed.
+    private static let scannedMarkdown = Memo<ScannedFile, MarkdownFindings>(capacity: 512)
+    private static let scannedSwift = Memo<ScannedFile, [Citation]>(capacity: 2048)
+
+    private struct ScannedFile: Hashable, Sendable {
+        var path: String
+        var text: MemoText
+        var commentsOnly: Bool
+    }
+
+    private struct MarkdownFindings: Sendable {
+        var citations: [Citation]
+        var headings: [String]
+        var unlinked: [Citation]
+    }
+
+    private static func scanMarkdown(path: String, source: String, document: MarkdownNode?)
+        -> (citations: [Citation], headings: [String], unlinked: [Citation])
+    {
         let tree = document.flatMap { $0.children.isEmpty ? nil : $0 } ?? MarkdownParser.parse(source)
         let lines = source.split(separator: "\n", omittingEmptySubsequences: false)
         var walker = ProseWalker(path: path, lines: lines)
@@ -46,7 +74,35 @@ enum CitationScanner {
     /// The `source:` strings of a Swift file: anywhere in a test file, in comments only
     /// elsewhere (where `source:` is also an ordinary argument label).
     static func swift(path: String, text: String, commentsOnly: Bool) -> [Citation] {
-        guard text.contains("source:") else { return [] }
+        guard containsLabel(text) else { return [] }
+        return scannedSwift.value(
+            for: ScannedFile(path: path, text: MemoText(text), commentsOnly: commentsOnly)
+        ) {
+            scanSwift(path: path, text: text, commentsOnly: commentsOnly)
+        }
+    }
+
+    /// Whether `source:` occurs in `text` at all, compared as bytes.
+    private static func containsLabel(_ text: String) -> Bool {
+        let marker = Array("source:".utf8)
+        var text = text
+        return text.withUTF8 { bytes in
+            guard bytes.count >= marker.count else { return false }
+            var index = 0
+            let last = bytes.count - marker.count
+            while index <= last {
+                if bytes[index] == marker[0] {
+                    var offset = 1
+                    while offset < marker.count && bytes[index + offset] == marker[offset] { offset += 1 }
+                    if offset == marker.count { return true }
+                }
+                index += 1
+            }
+            return false
+        }
+    }
+
+    private static func scanSwift(path: String, text: String, commentsOnly: Bool) -> [Citation] {
         var scope = SwiftLabels(commentsOnly: commentsOnly)
         for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             scope.read(line, path: path, line: index + 1)

@@ -15,6 +15,21 @@ public struct Chapter: Sendable {
     /// its code blocks are collected straight from cmark and `document` stays empty, which
     /// saves most of the work of building a tree for a large book.
     public init(path: String, source: String, inlines: Bool = true) {
+        self = Self.parsed.value(for: ChapterKey(path: path, source: MemoText(source), inlines: inlines)) {
+            Chapter(parsing: source, path: path, inlines: inlines)
+        }
+    }
+
+    /// The chapters parsed lately: a rebuild parses again only the chapters that changed.
+    private static let parsed = Memo<ChapterKey, Chapter>(capacity: 512)
+
+    private struct ChapterKey: Hashable, Sendable {
+        var path: String
+        var source: MemoText
+        var inlines: Bool
+    }
+
+    private init(parsing source: String, path: String, inlines: Bool) {
         self.path = path
         self.source = source
         if inlines {

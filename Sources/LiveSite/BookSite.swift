@@ -1,6 +1,7 @@
 import BookSources
 import Foundation
 import Literate
+import Translations
 import Weave
 
 /// What this book's site has beyond its chapters, which the site generator knows nothing of: the
@@ -35,6 +36,14 @@ package enum BookSite {
             BookSourcePages.make(book, words: words)
         }
         options.citations = FileManager.default.fileExists(atPath: bibliography.path) ? citations : nil
+        options.otherInputs =
+            [
+                BuildInput(
+                    BookMessages.folder, "the translations: one PO file per language, each a site of its own")
+            ]
+            + (options.citations == nil ? [] : (BookCitations.testFolders + BookCitations.codeFolders)).map {
+                BuildInput($0, "Swift files, whose source: labels the Sources and decisions pages list")
+            }
         // The simulator runs on the mock server, so only a book that has the server (its OpenAPI
         // document) gets the page, not a book that merely borrows this theme.
         let document = options.bookRoot.appendingPathComponent(openAPIPath)

@@ -18,8 +18,6 @@ package final class LiveSiteSession: @unchecked Sendable {
     /// How often a comment goes down every open event stream.
     static let heartbeatInterval = 15.0
 
-    /// The folders watched: what the site is woven from (`po/` holds its translations).
-    package static let watchedFolders = ["chapters", "exercises", "po", "site"]
     /// Folders never looked into: an exercise's `Work/` copy and build products change often and
     /// are not part of the site.
     /// Beside the hidden folders (`.build`, `.git`), which a watch always skips.
@@ -50,13 +48,16 @@ package final class LiveSiteSession: @unchecked Sendable {
             console.error(
                 "site: \(reason) in \(milliseconds) ms, generation \(live.status.generation), \(errors) errors"
             )
+            for line in builder.lastWork { console.error("site: \(line)") }
             for diagnostic in diagnostics where diagnostic.severity == .error {
                 console.error("  \(diagnostic.description)")
             }
             builder.requestChecks()
         }
+        let folders = builder.watchedFolders
+        console.error("site: a save in \(folders.joined(separator: ", ")) rebuilds it")
         let watcher = FolderWatcher(
-            root: settings.bookRoot, folders: watchedFolders, skipping: skippedFolders
+            root: settings.bookRoot, folders: folders, skipping: skippedFolders
         ) { changed in
             let shown = changed.prefix(2).joined(separator: ", ") + (changed.count > 2 ? ", ..." : "")
             build("rebuilt after a change to \(shown)")

@@ -2,6 +2,7 @@ import BookChecks
 import CommandLineKit
 import Foundation
 import Lab
+import Literate
 import LiterateCLI
 import LiveSite
 import MicroHTTPDServer
@@ -79,6 +80,10 @@ package enum ServeOptions {
             outputFolder: root.appendingPathComponent(".build/serve-site/\(getpid())"),
             checkers: { SnippetCheckers.all(book: root) })
         settings.log = { line in console.error(line) }
+        settings.keepsPreviousBuild = !arguments.flag("full-rebuild")
+        // The memos of the engine and the site generator (parsed chapters, scanned citations,
+        // translated files) are the process's own: one switch for all of them.
+        if arguments.flag("full-rebuild") { Memos.isEnabled = false }
         return settings
     }
 

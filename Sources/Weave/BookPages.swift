@@ -158,7 +158,7 @@ enum BookPages {
             var (text, translation) = translate("exercises/\(name)/README.md", readmeSource)
             // The page in the source language, whose heading ids a translated page keeps.
             var sourceText = readmeSource
-            var appendix: (source: String, fromLine: Int, firstLine: Int)?
+            var appendix: SitePage.Appendix?
             if let hintsSource = Theme.read(folder.appendingPathComponent("\(name)/HINTS.md")) {
                 let (hints, hintsTranslation) = translate("exercises/\(name)/HINTS.md", hintsSource)
                 // The hints file's own title and its first lines stay out: the page has a heading.
@@ -170,10 +170,10 @@ enum BookPages {
                 }
                 if !text.hasSuffix("\n") { text += "\n" }
                 text += "\n## \(words[.exerciseHints])\n\n"
-                appendix = (
-                    "exercises/\(name)/HINTS.md",
-                    text.split(separator: "\n", omittingEmptySubsequences: false).count,
-                    skipped + 1
+                appendix = SitePage.Appendix(
+                    source: "exercises/\(name)/HINTS.md",
+                    fromLine: text.split(separator: "\n", omittingEmptySubsequences: false).count,
+                    firstLine: skipped + 1
                 )
                 text += lines.joined(separator: "\n")
                 if translation != nil {

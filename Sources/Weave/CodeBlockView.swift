@@ -37,8 +37,8 @@ struct ChunkReferenceLine: Equatable {
 ///
 /// A chunk's first definition gets the id `chunk-NAME`, so a link to a chunk reads well; every
 /// other block gets `code-LINE`, which is unique on its page.
-struct ChunkDirectory: Sendable {
-    struct Entry: Sendable {
+struct ChunkDirectory: Sendable, Equatable {
+    struct Entry: Sendable, Equatable {
         var id: String
         var page: String
         /// `⟨name⟩` or the file the block writes; nil for a block with neither, which the page

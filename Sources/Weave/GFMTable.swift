@@ -1,7 +1,7 @@
 import Foundation
 
 /// A page's source as lines of UTF-8 bytes, indexed once.
-public struct SourceText: Sendable {
+public struct SourceText: Sendable, Equatable {
     public let bytes: [UInt8]
     private var starts: [Int] = [0]
 
@@ -20,6 +20,9 @@ public struct SourceText: Sendable {
         }
         self.starts = starts
     }
+
+    /// Equal texts have equal bytes; the line starts follow from them.
+    public static func == (lhs: SourceText, rhs: SourceText) -> Bool { lhs.bytes == rhs.bytes }
 
     public var lineCount: Int { starts.count }
 

@@ -2,8 +2,8 @@ import Literate
 
 /// The navigation around a page's content: the sidebar, the in-page table of contents and the
 /// previous/next links. Small fragments of markup; the page's frame is the theme's template.
-struct Layout: Sendable {
-    struct NavItem: Sendable {
+struct Layout: Sendable, Equatable {
+    struct NavItem: Sendable, Equatable {
         var output: String
         var title: String
         var number: Int?
@@ -12,7 +12,7 @@ struct Layout: Sendable {
     }
 
     /// A titled group of the sidebar: a part of the book (or "Chapters" for a book without parts).
-    struct Group: Sendable {
+    struct Group: Sendable, Equatable {
         var title: String
         var items: [NavItem]
         /// The heading's id; nil makes one of the title (`nav-` and its slug).

@@ -13,14 +13,14 @@
 ///     words: SiteWords(["site.name": "The Book"]))
 /// template.render(["title": "Routing"])  // <title>Routing · The Book</title> (as bytes)
 /// ```
-public struct PageTemplate: Sendable {
+public struct PageTemplate: Sendable, Equatable {
     /// The placeholders a page template may use.
     public static let slots: Set<String> = [
         "title", "description", "root", "page-kind", "sidebar", "content", "toc", "pager", "scripts",
         "source-path", "words-json", "lang", "alternates", "language-switch",
     ]
 
-    private enum Part: Sendable {
+    private enum Part: Sendable, Equatable {
         case literal([UInt8])
         case slot(String)
     }

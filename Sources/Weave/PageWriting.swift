@@ -21,6 +21,12 @@ struct PageWriting: Sendable {
     enum Job: Sendable {
         case page(SitePage)
         case notFound(SitePage)
+
+        var page: SitePage {
+            switch self {
+            case .page(let page), .notFound(let page): return page
+            }
+        }
     }
 
     static func write(_ pages: ReferencePages, input: SiteInput, proofs: BlockProofs, links: SiteLinks)
@@ -70,22 +76,46 @@ struct PageWriting: Sendable {
             serverRoot: options.serverRoot,
             printPrefixes: printPrefixes, printPrefixesByName: printPrefixesByName)
         let jobs: [Job] = pages.all.map { .page($0) } + [.notFound(pages.notFound)]
-        let written = ConcurrentMap.map(jobs) { job in site.write(job) }
+        // A page equal to the previous build's, in an equal context, takes its previous bytes.
+        let cache = options.cache
+        let previous = cache?.pages(renderedIn: site.pageInputs) ?? [:]
+        let folder = options.outputFolder
+        let written = ConcurrentMap.map(jobs) { job -> Result<(SiteContext.RenderedPage, Bool), Diagnostic> in
+            let page = job.page
+            let rendered: SiteContext.RenderedPage
+            let reused: Bool
+            if let hit = previous[page.output], hit.page == page {
+                (rendered, reused) = (hit.rendered, true)
+            } else {
+                (rendered, reused) = (site.render(job), false)
+            }
+            do throws(Diagnostic) {
+                try SiteFiles.write(rendered.path, pieces: [rendered.file[...]], into: folder)
+            } catch {
+                return .failure(error)
+            }
+            return .success((rendered, reused))
+        }
         var result = PageWriting(
             paths: [], printParts: [], searchParts: [], site: site,
             highlight: isHighlighted ? highlight : nil,
             diagnostics: diagnostics)
+        var remembered: [(page: SitePage, rendered: SiteContext.RenderedPage)] = []
+        var renderedCount = 0
         for (job, outcome) in zip(jobs, written) {
             switch outcome {
-            case .success(let output):
+            case .success(let (output, reused)):
                 result.paths.append(output.path)
                 result.searchParts.append(output.search)
                 if case .page(let page) = job, let content = output.printContent {
                     result.printParts.append((page, content))
                 }
+                remembered.append((job.page, output))
+                if !reused { renderedCount += 1 }
             case .failure(let diagnostic): throw diagnostic
             }
         }
+        cache?.remember(context: site.pageInputs, pages: remembered, rendered: renderedCount)
         return result
     }
 }

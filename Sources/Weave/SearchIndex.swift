@@ -165,7 +165,7 @@ public enum SearchIndex {
     /// in parallel: its sections as JSON objects separated by commas, and the words of each
     /// section counted as they are written. Reading words into terms (lowercasing, stemming,
     /// parts) waits for the whole book, so that each distinct word is read once.
-    struct Part: Sendable {
+    struct Part: Sendable, Equatable {
         var entries: [UInt8]
         /// The page's words, each once, as written.
         var words: ByteInterner

@@ -217,7 +217,7 @@ enum SearchTerms {
 
 /// Numbers for byte strings: the words of a page, each kept once, found again by their bytes
 /// without making a `String` for every word read (the index reads every word of the book).
-struct ByteInterner {
+struct ByteInterner: Equatable {
     private var slots = [Int32](repeating: -1, count: 256)
     private var storage: [UInt8] = []
     private var ends: [Int] = []

@@ -19,20 +19,52 @@ public enum SiteBuilder {
     static let marker = ".workbook-site"
 
     /// Builds the site in stages, each in a file of its own, each handing the next what it made.
+    /// The report says how long each stage took (`workbook build --timings` prints it).
     public static func build(_ options: SiteOptions) throws(Diagnostic) -> SiteReport {
-        let input = try SiteInput.load(options)
-        let proofs = BlockProofs.measure(input)
-        let bookPages = BookPages.collect(input, proofs: proofs)
-        let pages = ReferencePages.add(to: bookPages, input: input, proofs: proofs)
-        let links = SiteLinks.resolve(pages.all + [pages.notFound], resolver: pages.resolver)
-        let written = try PageWriting.write(pages, input: input, proofs: proofs, links: links)
-        let files = try SiteFiles.write(written, input: input, copies: links.copies)
+        var clock = StageClock()
+        let input = try clock.time("SiteInput.load") { () throws(Diagnostic) in try SiteInput.load(options) }
+        let proofs = clock.time("BlockProofs.measure") { BlockProofs.measure(input) }
+        let bookPages = clock.time("BookPages.collect") { BookPages.collect(input, proofs: proofs) }
+        let pages = clock.time("ReferencePages.add") {
+            ReferencePages.add(to: bookPages, input: input, proofs: proofs)
+        }
+        let links = clock.time("SiteLinks.resolve") {
+            SiteLinks.resolve(pages.all + [pages.notFound], resolver: pages.resolver)
+        }
+        let written = try clock.time("PageWriting.write") { () throws(Diagnostic) in
+            try PageWriting.write(pages, input: input, proofs: proofs, links: links)
+        }
+        let files = try clock.time("SiteFiles.write") { () throws(Diagnostic) in
+            try SiteFiles.write(written, input: input, copies: links.copies)
+        }
         return SiteReport(
             pages: (written.paths + files.pages).sorted(),
             fileCount: written.paths.count + files.count,
             diagnostics: (proofs.diagnostics + pages.diagnostics + links.diagnostics + written.diagnostics)
                 .sorted(by: Diagnostic.bookOrder),
             coverageFile: proofs.coverageName, testedBlocks: proofs.testedCount,
-            isHighlighted: written.highlight != nil)
+            isHighlighted: written.highlight != nil, stages: clock.stages)
+    }
+}
+
+/// How long one stage of a build took.
+public struct SiteStage: Sendable, Equatable {
+    /// The stage's function, as `SiteBuilder.build` calls it (`PageWriting.write`).
+    public var name: String
+    public var duration: Duration
+}
+
+/// Times the stages of one build, in the order they ran.
+struct StageClock {
+    private let clock = ContinuousClock()
+    private(set) var stages: [SiteStage] = []
+
+    mutating func time<Value, Failure: Error>(_ name: String, _ stage: () throws(Failure) -> Value)
+        throws(Failure) -> Value
+    {
+        let start = clock.now
+        let value = try stage()
+        stages.append(SiteStage(name: name, duration: clock.now - start))
+        return value
     }
 }

@@ -2,7 +2,7 @@ import Foundation
 import Literate
 
 /// Everything rendering needs, shared read-only by the parallel page jobs.
-struct SiteContext: Sendable {
+struct SiteContext: Sendable, Equatable {
     var theme: Theme
     /// The words of every page (``SiteInput/words``), and the template filled with them.
     var words: SiteWords
@@ -36,16 +36,17 @@ struct SiteContext: Sendable {
         return String(name.dropLast(".html".count)) + "--"
     }
 
-    /// What rendering one page gives back besides the file, made in the same parallel job: its
-    /// part of the print page (chapters only) and of the search index.
-    struct PageOutput: Sendable {
+    /// One page rendered: the file's bytes, and what the same parallel job gives back besides
+    /// it: its part of the print page (chapters only) and of the search index.
+    struct RenderedPage: Sendable, Equatable {
         var path: String
+        var file: [UInt8]
         var printContent: [UInt8]?
         var search: SearchIndex.Part
     }
 
-    /// Renders and writes one page.
-    func write(_ job: PageWriting.Job) -> Result<PageOutput, Diagnostic> {
+    /// Renders one page.
+    func render(_ job: PageWriting.Job) -> RenderedPage {
         let page: SitePage
         let root: String
         var toc: [UInt8] = []
@@ -71,14 +72,10 @@ struct SiteContext: Sendable {
             body = render(page, linker: Linker(from: page.output), indexed: false).html
         }
         let status = page.translation.map { Self.translationStatus($0, words: words) } ?? []
-        do {
-            try SiteFiles.write(
-                page.output,
-                pieces: frame(page: page, root: root, content: [status[...], body[...]], toc: toc),
-                into: output)
-        } catch {
-            return .failure(error)
-        }
+        let pieces = frame(page: page, root: root, content: [status[...], body[...]], toc: toc)
+        var file: [UInt8] = []
+        file.reserveCapacity(pieces.reduce(0) { $0 + $1.count })
+        for piece in pieces { file += piece }
         var printContent: [UInt8]?
         if let prefix = printPrefixes[page.output] {
             var rewritten: [UInt8] = []
@@ -87,8 +84,15 @@ struct SiteContext: Sendable {
                 .rewrite(body, into: &rewritten)
             printContent = page.foldsCode ? CodeFold.openingAll(rewritten) : rewritten
         }
-        return .success(
-            PageOutput(path: page.output, printContent: printContent, search: search))
+        return RenderedPage(path: page.output, file: file, printContent: printContent, search: search)
+    }
+
+    /// The context with what never shows on a page (the folder written to) left out, so that
+    /// two builds' contexts compare equal when their pages would.
+    var pageInputs: SiteContext {
+        var inputs = self
+        inputs.output = URL(fileURLWithPath: "/")
+        return inputs
     }
 
     /// A page's rendered Markdown, its links written by `linker`, and (when `indexed`) its

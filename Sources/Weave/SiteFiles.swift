@@ -22,11 +22,23 @@ enum SiteFiles {
         if !written.printParts.isEmpty {
             let parts = written.printParts
             let site = written.site
-            files.append(FileJob(path: "print.html") { site.printPage(parts) })
+            let cache = input.options.cache
+            files.append(
+                FileJob(path: "print.html") {
+                    guard let cache else { return site.printPage(parts) }
+                    return [
+                        cache.printPage(context: site.pageInputs, parts: parts) {
+                            site.printPage(parts).reduce(into: []) { $0 += $1 }
+                        }[...]
+                    ]
+                })
             pages.append("print.html")
         }
-        let index = SearchIndex.json(
-            parts: written.searchParts, language: SearchLanguage(code: input.options.language))
+        let language = SearchLanguage(code: input.options.language)
+        let index =
+            input.options.cache?.searchIndex(parts: written.searchParts, language: language) {
+                SearchIndex.json(parts: written.searchParts, language: language)
+            } ?? SearchIndex.json(parts: written.searchParts, language: language)
         files.append(FileJob(path: "search-index.json", bytes: index))
         files.append(FileJob(path: "search-index.js") { SearchIndex.script(pieces: index) })
         files.append(FileJob(path: SiteBuilder.marker, bytes: Array("written by workbook build\n".utf8)))

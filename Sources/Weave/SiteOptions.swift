@@ -73,6 +73,14 @@ public struct SiteOptions: Sendable {
     /// The site's own words (labels, messages, the generated pages' sentences) for a build in
     /// another language; nil says the theme's (`words.json`, ``Theme/words``).
     public var words: SiteWords?
+
+    /// What the previous build of this site rendered, for a rebuild that renders only what
+    /// changed (`workbook serve` keeps one per language); nil renders everything.
+    public var cache: SiteCache?
+
+    /// The files a build of this book reads beyond the ones the generator knows (those that
+    /// ``citations`` reads, the translations), added by the book's configuration: see ``inputs``.
+    public var otherInputs: [BuildInput] = []
 }
 
 /// An API reference page (`api.html`), written as Markdown from an OpenAPI 3 document in the book
@@ -128,6 +136,8 @@ public struct SiteReport: Sendable {
     public var coverageFile: String?
     public var testedBlocks: Int
     public var isHighlighted: Bool
+    /// Each stage's time, in the order they ran.
+    public var stages: [SiteStage] = []
 
     public var hasErrors: Bool { diagnostics.hasErrors }
 }

@@ -4,7 +4,7 @@ import Literate
 /// exercises as written, the home page from the theme, and the glossary, snippet index and API
 /// reference as Markdown the builder writes. So every page gets the same anchors, link checks,
 /// search entries and rendering.
-struct SitePage: Sendable {
+struct SitePage: Sendable, Equatable {
     enum Kind: Sendable, Equatable {
         case home, chapter, exercise, glossary, snippets, api, notFound
         /// A page of the theme's own (``ThemePage``), with the kind the template shows.
@@ -25,6 +25,14 @@ struct SitePage: Sendable {
             case .theme(let name), .citations(let name): return name
             }
         }
+    }
+
+    /// A file appended to a page's Markdown: its path, the page line it starts at, and the
+    /// file's line that is.
+    struct Appendix: Sendable, Equatable {
+        var source: String
+        var fromLine: Int
+        var firstLine: Int
     }
 
     var kind: Kind
@@ -49,7 +57,7 @@ struct SitePage: Sendable {
     var readingMinutes: Int?
     /// A second file appended to the page's Markdown (an exercise's `HINTS.md`): from page line
     /// `fromLine` on, page line `fromLine + k` is line `firstLine + k` of `source`.
-    var appendix: (source: String, fromLine: Int, firstLine: Int)?
+    var appendix: Appendix?
     /// In a build in another language: what of the page is translated, and what is shown in
     /// the source language (marked so on the page).
     var translation: TranslatedMarkdown?

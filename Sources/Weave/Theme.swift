@@ -12,7 +12,7 @@ import Literate
 ///     404.md                  the text of the page for a missing path
 ///     glossary.json           the glossary's terms
 ///     search-synonyms.json    words the search treats alike (``SearchSynonyms``)
-public struct Theme: Sendable {
+public struct Theme: Sendable, Equatable {
     public var folder: URL
     public var template: PageTemplate
     /// The theme's words (`words.json`): its interface, never the book's content, so a borrowed

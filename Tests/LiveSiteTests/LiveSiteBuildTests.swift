@@ -7,7 +7,7 @@ import Testing
 @testable import LiveSite
 
 /// A throwaway book: the repository's small site fixture copied to a temporary folder.
-private final class ScratchBook {
+final class ScratchBook {
     let root: URL
 
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
@@ -29,10 +29,10 @@ private final class ScratchBook {
         try Data(text.utf8).write(to: url)
     }
 
-    func settings(executable: URL? = nil) -> LiveSiteBuilder.Settings {
+    func settings(executable: URL? = nil, folder: String = "test") -> LiveSiteBuilder.Settings {
         var settings = LiveSiteBuilder.Settings(
             bookRoot: root, themeFolder: Self.repository.appendingPathComponent("site"),
-            outputFolder: root.appendingPathComponent(".build/serve-site/test"),
+            outputFolder: root.appendingPathComponent(".build/serve-site/\(folder)"),
             coverageFile: nil, checkers: { [] })
         settings.swiftc = nil
         settings.executable = executable

@@ -563,7 +563,13 @@
     live.source = source;
     source.addEventListener("reload", function (event) {
       var data = parse(event.data);
-      if (data && data.generation !== live.generation) window.location.reload();
+      if (!data || data.generation === live.generation) return;
+      // A rebuild of the site in other languages than this page's: nothing of it changed.
+      if (data.languages && data.languages.indexOf(document.documentElement.lang) < 0) {
+        live.generation = data.generation;
+        return;
+      }
+      window.location.reload();
     });
     source.addEventListener("status", function (event) {
       var status = parse(event.data);

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPCore
+import StrictJSON
 
 /// The live site's state, shared by whoever builds it and the server that serves it: the folder
 /// of the current build, the ``LiveStatus``, and the open Server-Sent Events streams.
@@ -11,6 +12,9 @@ import HTTPCore
 /// ```text
 /// event: reload
 /// data: {"generation":2}
+///
+/// event: reload
+/// data: {"generation":3,"languages":["vi"]}
 ///
 /// event: status
 /// data: {"diagnostics":[],"generation":2,"restartNeeded":false,"restartReason":null,"state":"ready"}
@@ -65,14 +69,21 @@ public final class LiveSite: @unchecked Sendable {
     }
 
     /// A build wrote a complete site to `folder`: serve it, count a generation, and tell every
-    /// page to reload.
-    public func buildSucceeded(folder: URL, diagnostics: [LiveStatus.Diagnostic]) {
+    /// page to reload. With `languages`, only the pages in those languages (`<html lang>`) are
+    /// told to reload; the others take the new generation and stay (the site's English is
+    /// published before its translations are rebuilt, so that an English page never waits for
+    /// them).
+    public func buildSucceeded(folder: URL, diagnostics: [LiveStatus.Diagnostic], languages: [String]? = nil)
+    {
         let generation: Int = lock.withLock {
             self.folder = folder
             current.generation += 1
             return current.generation
         }
-        broadcast(event: "reload", data: #"{"generation":\#(generation)}"#)
+        let scope =
+            languages.map { #","languages":"# + "[" + $0.map(JSONValue.quoted).joined(separator: ",") + "]" }
+            ?? ""
+        broadcast(event: "reload", data: #"{"generation":\#(generation)\#(scope)}"#)
         update { status in
             status.state = .ready
             self.buildDiagnostics = diagnostics

@@ -108,6 +108,9 @@ let serveCommand = Command(
                 help: "The book whose site to serve (default: the repository root, holding chapters/)."),
             OptionSpec("no-site", help: "Serve the API only: no site, no rebuilds."),
             OptionSpec(
+                "full-rebuild",
+                help: "Weave the whole site on every save, keeping nothing of the previous build."),
+            OptionSpec(
                 "reference",
                 help: "Build the SDK's API reference once, in the background; serve it at /reference/."),
             OptionSpec(

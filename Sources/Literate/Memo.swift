@@ -1,0 +1,96 @@
+import Foundation
+import Synchronization
+
+/// Remembers what a pure function gave for an input, so that a rebuild after a small change
+/// computes again only what the change touched: `workbook serve` weaves the whole book on every
+/// save, and most of it is what the previous save computed.
+///
+/// The key must be the function's whole input (a chapter's path and text, say): a hit returns
+/// what was computed for an equal key, so a build with memos gives what a build without them
+/// gives. At most `capacity` values are kept; the least recently used goes first.
+///
+/// ```swift
+/// static let parsed = Memo<String, MarkdownNode>(capacity: 256)
+/// let tree = parsed.value(for: source) { MarkdownParser.parse(source) }
+/// ```
+public final class Memo<Key: Hashable & Sendable, Value: Sendable>: @unchecked Sendable {
+    public let capacity: Int
+    private let lock = NSLock()
+    private var entries: [Key: (value: Value, used: UInt64)] = [:]
+    private var uses: UInt64 = 0
+    private var counts = (hits: 0, misses: 0)
+
+    public init(capacity: Int) {
+        self.capacity = max(1, capacity)
+    }
+
+    /// What `compute` gives for `key`: remembered, or computed now (outside the lock, so that
+    /// callers on other threads are not held up) and remembered.
+    public func value(for key: Key, _ compute: () throws -> Value) rethrows -> Value {
+        guard Memos.isEnabled else { return try compute() }
+        let remembered: Value? = lock.withLock {
+            uses += 1
+            guard let entry = entries[key] else {
+                counts.misses += 1
+                return nil
+            }
+            entries[key] = (entry.value, uses)
+            counts.hits += 1
+            return entry.value
+        }
+        if let remembered { return remembered }
+        let value = try compute()
+        lock.withLock {
+            uses += 1
+            entries[key] = (value, uses)
+            if entries.count > capacity {
+                // Drop the older half at once, so that eviction costs little per value.
+                let order = entries.values.map(\.used).sorted()
+                let cutoff = order[order.count / 2]
+                entries = entries.filter { $0.value.used > cutoff }
+            }
+        }
+        return value
+    }
+
+    /// How many look-ups found a value, and how many computed one, since the memo was made.
+    public var statistics: (hits: Int, misses: Int) { lock.withLock { counts } }
+
+    /// Forgets every value.
+    public func removeAll() {
+        lock.withLock { entries.removeAll() }
+    }
+}
+
+/// The switch of every ``Memo`` in the process.
+public enum Memos {
+    /// Off: every memo computes every time (`workbook serve --full-rebuild`).
+    public static var isEnabled: Bool {
+        get { !disabled.load(ordering: .relaxed) }
+        set { disabled.store(!newValue, ordering: .relaxed) }
+    }
+
+    private static let disabled = Atomic<Bool>(false)
+}
+
+/// A text as a memo's key, hashed and compared as its UTF-8 bytes: `String`'s own hashing
+/// normalises Unicode first, which costs more than the work a memo saves on a chapter full of
+/// dashes, arrows and Vietnamese.
+public struct MemoText: Hashable, Sendable {
+    public let text: String
+
+    public init(_ text: String) {
+        var text = text
+        text.makeContiguousUTF8()
+        self.text = text
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        var text = text
+        text.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+    }
+
+    public static func == (lhs: MemoText, rhs: MemoText) -> Bool {
+        lhs.text.utf8.elementsEqual(rhs.text.utf8)
+    }
+}
