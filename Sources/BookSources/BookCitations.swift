@@ -49,53 +49,54 @@ public struct BookCitations: Sendable {
 
     private static let collected = Memo<Inputs, BookCitations>(capacity: 4)
 
-    /// Every file the citations are read from, with its text.
+    /// Every file the citations are read from: the chapters with their text (read already), the
+    /// other files with their stamps (read only when one changed).
     private struct Inputs: Hashable, Sendable {
         struct File: Hashable, Sendable {
             var path: String
-            var text: MemoText
+            var stamp: FileStamp?
             var commentsOnly = false
         }
 
-        var chapters: [File]
-        /// The bibliography's bytes; nil when the file is missing, empty data when unreadable.
-        var bibliography: Data?
-        var bibliographyReadable: Bool
+        var root: URL
+        var chapters: [String]
+        var texts: [MemoText]
+        var bibliography: File
         var markdown: [File]
         var swift: [File]
 
         static func read(_ book: Book) -> Inputs {
             let root = book.root
-            let url = root.appendingPathComponent(Bibliography.path)
-            let exists = FileManager.default.fileExists(atPath: url.path)
-            let data = exists ? FileManager.default.contents(atPath: url.path) : nil
-            let markdown = otherMarkdown(root).compactMap { path -> File? in
-                guard let text = try? String(contentsOf: root.appendingPathComponent(path), encoding: .utf8)
-                else { return nil }
-                return File(path: path, text: MemoText(text))
-            }
-            let swiftPaths =
-                testFolders.flatMap { swiftFiles(root, under: $0).map { ($0, false) } }
-                + codeFolders.flatMap { swiftFiles(root, under: $0).map { ($0, true) } }
-            let swift = ConcurrentMap.map(swiftPaths) { path, commentsOnly -> File? in
-                guard let data = FileManager.default.contents(atPath: root.appendingPathComponent(path).path)
-                else { return nil }
-                return File(
-                    path: path, text: MemoText(String(decoding: data, as: UTF8.self)),
+            func file(_ path: String, commentsOnly: Bool = false) -> File {
+                File(
+                    path: path, stamp: FileStamp.of(root.appendingPathComponent(path).path),
                     commentsOnly: commentsOnly)
-            }.compactMap { $0 }
+            }
             return Inputs(
-                chapters: book.chapters.map { File(path: $0.path, text: MemoText($0.source)) },
-                bibliography: exists ? (data ?? Data()) : nil, bibliographyReadable: !exists || data != nil,
-                markdown: markdown, swift: swift)
+                root: root, chapters: book.chapters.map(\.path),
+                texts: book.chapters.map { MemoText($0.source) },
+                bibliography: file(Bibliography.path), markdown: otherMarkdown(root).map { file($0) },
+                swift: testFolders.flatMap { swiftFiles(root, under: $0).map { file($0) } }
+                    + codeFolders.flatMap { swiftFiles(root, under: $0).map { file($0, commentsOnly: true) } }
+            )
+        }
+
+        /// A file's text; nil when it cannot be read, or (`strict`) is not UTF-8.
+        func text(_ file: File, strict: Bool = false) -> String? {
+            guard let data = FileManager.default.contents(atPath: root.appendingPathComponent(file.path).path)
+            else { return nil }
+            return strict ? String(data: data, encoding: .utf8) : String(decoding: data, as: UTF8.self)
         }
     }
 
     private static func resolve(_ inputs: Inputs, documents: [MarkdownNode]) -> BookCitations {
         let (bibliography, bibliographyProblems): (Bibliography, [Diagnostic])
-        if let data = inputs.bibliography, inputs.bibliographyReadable {
+        let url = inputs.root.appendingPathComponent(Bibliography.path)
+        if !FileManager.default.fileExists(atPath: url.path) {
+            (bibliography, bibliographyProblems) = (Bibliography(), [])
+        } else if let data = FileManager.default.contents(atPath: url.path) {
             (bibliography, bibliographyProblems) = Bibliography.parse(data, path: Bibliography.path)
-        } else if inputs.bibliography != nil {
+        } else {
             (bibliography, bibliographyProblems) = (
                 Bibliography(),
                 [
@@ -104,34 +105,32 @@ public struct BookCitations: Sendable {
                         at: .init(path: Bibliography.path, line: 1))
                 ]
             )
-        } else {
-            (bibliography, bibliographyProblems) = (Bibliography(), [])
         }
         var citations: [Citation] = []
         var unlinked: [Citation] = []
         var headings: [String: [String]] = [:]
         var chapterByNumber: [String: String] = [:]
-        let chapters = Array(zip(inputs.chapters, documents))
+        let chapters = Array(zip(zip(inputs.chapters, inputs.texts), documents))
         let markdown = ConcurrentMap.map(chapters) { chapter, document in
-            CitationScanner.markdown(path: chapter.path, source: chapter.text.text, document: document)
+            CitationScanner.markdown(path: chapter.0, source: chapter.1.text, document: document)
         }
-        for (chapter, found) in zip(inputs.chapters, markdown) {
+        for (path, found) in zip(inputs.chapters, markdown) {
             citations += found.citations
             unlinked += found.unlinked
-            headings[chapter.path] = found.headings
-            let name = chapter.path.split(separator: "/").last.map(String.init) ?? chapter.path
+            headings[path] = found.headings
+            let name = path.split(separator: "/").last.map(String.init) ?? path
             let digits = name.prefix { $0.isNumber }
-            if digits.count == 2 { chapterByNumber[String(digits)] = chapter.path }
+            if digits.count == 2 { chapterByNumber[String(digits)] = path }
         }
         for file in inputs.markdown {
-            let found = CitationScanner.markdown(path: file.path, source: file.text.text, document: nil)
+            guard let text = inputs.text(file, strict: true) else { continue }
+            let found = CitationScanner.markdown(path: file.path, source: text, document: nil)
             citations += found.citations
             unlinked += found.unlinked
         }
         citations += ConcurrentMap.map(inputs.swift) { file -> [Citation] in
-            if isGenerated(file.text.text) { return [] }
-            return CitationScanner.swift(
-                path: file.path, text: file.text.text, commentsOnly: file.commentsOnly)
+            guard let text = inputs.text(file), !isGenerated(text) else { return [] }
+            return CitationScanner.swift(path: file.path, text: text, commentsOnly: file.commentsOnly)
         }.flatMap { $0 }
 
         var resolver = Resolver(

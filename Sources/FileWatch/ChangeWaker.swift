@@ -53,15 +53,14 @@ final class ChangeWaker: @unchecked Sendable {
             let mask = UInt32(
                 IN_CLOSE_WRITE | IN_MODIFY | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE)
             var queue = folders
+            let rootPath = root.path
             while let folder = queue.popLast(), watches.count < 4096 {
-                let path = root.appendingPathComponent(folder).path
-                var info = stat()
-                guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else { continue }
+                let path = rootPath + "/" + folder
+                guard let entries = FolderEntries.read(path) else { continue }
                 let watch = inotify_add_watch(inotify, path, mask)
                 if watch >= 0 { watches.insert(watch) }
-                let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
-                for name in names where !name.hasPrefix(".") && !skipped.contains(name) {
-                    queue.append(folder + "/" + name)
+                for entry in entries where entry.isFolder && !skipped.contains(entry.name) {
+                    queue.append(folder + "/" + entry.name)
                 }
             }
         #endif

@@ -28,18 +28,15 @@ package struct FolderSnapshot: Equatable, Sendable {
     package static func take(root: URL, folders: [String], skipping skipped: Set<String>) -> FolderSnapshot {
         var snapshot = FolderSnapshot()
         var queue = folders
+        let rootPath = root.path
         while let folder = queue.popLast(), snapshot.files.count < limit {
-            let url = root.appendingPathComponent(folder)
-            guard let names = try? FileManager.default.contentsOfDirectory(atPath: url.path) else { continue }
-            for name in names where !name.hasPrefix(".") {
-                let path = folder + "/" + name
-                var info = stat()
-                guard stat(root.appendingPathComponent(path).path, &info) == 0 else { continue }
-                if (info.st_mode & S_IFMT) == S_IFDIR {
-                    if !skipped.contains(name) { queue.append(path) }
+            guard let entries = FolderEntries.read(rootPath + "/" + folder) else { continue }
+            for entry in entries {
+                let path = folder + "/" + entry.name
+                if entry.isFolder {
+                    if !skipped.contains(entry.name) { queue.append(path) }
                 } else {
-                    let modified = Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9
-                    snapshot.files[path] = FileStamp(modified: modified, size: Int(info.st_size))
+                    snapshot.files[path] = entry.stamp
                 }
             }
         }

@@ -91,6 +91,31 @@ public struct MemoText: Hashable, Sendable {
     }
 
     public static func == (lhs: MemoText, rhs: MemoText) -> Bool {
-        lhs.text.utf8.elementsEqual(rhs.text.utf8)
+        var (left, right) = (lhs.text, rhs.text)
+        return left.withUTF8 { a in
+            right.withUTF8 { b in
+                a.count == b.count && (a.count == 0 || memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0)
+            }
+        }
+    }
+}
+
+/// What `stat` says of a file that changes whenever it is written (its device, inode, size and
+/// modification time to the nanosecond), so that a memo can tell a file unchanged without
+/// reading it, as build tools do.
+public struct FileStamp: Hashable, Sendable {
+    var device: UInt64
+    var inode: UInt64
+    var size: Int64
+    var seconds: Int
+    var nanoseconds: Int
+
+    /// The file's stamp; nil when it cannot be read.
+    public static func of(_ path: String) -> FileStamp? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return FileStamp(
+            device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size),
+            seconds: Int(info.st_mtim.tv_sec), nanoseconds: Int(info.st_mtim.tv_nsec))
     }
 }

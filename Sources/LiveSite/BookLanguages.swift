@@ -13,15 +13,31 @@ package enum BookLanguages {
     /// file of the book, each in `LANG/` under the English site's folder. A PO file that cannot
     /// be read stops the build, at its line.
     package static func sites(_ options: SiteOptions) throws(Diagnostic) -> [SiteOptions] {
-        let languages: [String]
+        try [english(options)] + translations(options)
+    }
+
+    /// The English site's options: `options` with the other languages to link to.
+    package static func english(_ options: SiteOptions) throws(Diagnostic) -> SiteOptions {
+        var english = options
+        english.otherLanguages = try languages(options).map {
+            SiteLanguage(code: $0, name: name($0), root: "\($0)/")
+        }
+        return english
+    }
+
+    private static func languages(_ options: SiteOptions) throws(Diagnostic) -> [String] {
         do {
-            languages = try Translations.languages(root: options.bookRoot)
+            return try Translations.languages(root: options.bookRoot)
         } catch {
             throw Diagnostic(.error, text: error.description, at: nil)
         }
-        var english = options
-        english.otherLanguages = languages.map { SiteLanguage(code: $0, name: name($0), root: "\($0)/") }
-        var sites = [english]
+    }
+
+    /// The options of each translation's site (its PO file read), in `LANG/` under the English
+    /// site's folder.
+    package static func translations(_ options: SiteOptions) throws(Diagnostic) -> [SiteOptions] {
+        let languages = try languages(options)
+        var sites: [SiteOptions] = []
         guard !languages.isEmpty else { return sites }
         let sourceWords: SiteWords
         if let words = options.words {

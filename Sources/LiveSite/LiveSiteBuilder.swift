@@ -128,13 +128,12 @@ package final class LiveSiteBuilder: @unchecked Sendable {
         var isPublished = false
         var building: URL?
         do throws(Diagnostic) {
-            let sites = try BookLanguages.sites(options)
-            let english = sites[0]
+            // The PO files are read after the English site is out.
+            let english = try BookLanguages.english(options)
             diagnostics += try build(english, into: &work)
-            let translations = sites.dropFirst()
-            if let previous, !translations.isEmpty {
-                for site in translations {
-                    let language = site.language
+            let languages = english.otherLanguages.map(\.code)
+            if let previous, !languages.isEmpty {
+                for language in languages {
                     let old = previous.appendingPathComponent(language)
                     guard FileManager.default.fileExists(atPath: old.path) else { continue }
                     try? FileManager.default.moveItem(at: old, to: folder.appendingPathComponent(language))
@@ -142,6 +141,7 @@ package final class LiveSiteBuilder: @unchecked Sendable {
                 publish(folder, number: number, diagnostics: diagnostics, languages: [english.language])
                 isPublished = true
             }
+            let translations = try BookLanguages.translations(options)
             for var site in translations {
                 let destination = site.outputFolder
                 let staging = settings.outputFolder.appendingPathComponent("site-\(number).\(site.language)")

@@ -124,6 +124,16 @@ struct ReferencePages: Sendable {
             tangled: tangled, others: others, coverage: proofs.coverageName, words: words)
     }
 
+    /// The API pages written lately, by everything they are written from.
+    private static let apiPages = Memo<APIPageKey, Result<String, WeaveMessage>>(capacity: 8)
+
+    private struct APIPageKey: Hashable, Sendable {
+        var document: Data
+        var page: OpenAPIPage
+        var offlineNote: String?
+        var words: SiteWords
+    }
+
     /// The API reference's Markdown; a missing document gives a page saying so, an unreadable or
     /// invalid one that page and an error at the document.
     private static func openAPIMarkdown(
@@ -137,10 +147,14 @@ struct ReferencePages: Sendable {
         guard FileManager.default.fileExists(atPath: url.path) else { return (missing, nil) }
         do {
             let data = try Data(contentsOf: url)
-            return (
-                try OpenAPIReference.markdown(json: data, page: api, offlineNote: offlineNote, words: words),
-                nil
-            )
+            let key = APIPageKey(document: data, page: api, offlineNote: offlineNote, words: words)
+            let markdown = try apiPages.value(for: key) { () -> Result<String, WeaveMessage> in
+                Result { () throws(WeaveMessage) in
+                    try OpenAPIReference.markdown(
+                        json: data, page: api, offlineNote: offlineNote, words: words)
+                }
+            }.get()
+            return (markdown, nil)
         } catch let error as WeaveMessage {
             return (
                 missing,

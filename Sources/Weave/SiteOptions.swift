@@ -90,7 +90,7 @@ public struct SiteOptions: Sendable {
 /// OpenAPIPage(documentPath: "api/openapi.json", title: "Server API",
 ///             liveNote: "Start the server to try the API.")
 /// ```
-public struct OpenAPIPage: Sendable, Equatable {
+public struct OpenAPIPage: Sendable, Hashable {
     /// The document, relative to the book.
     public var documentPath: String
     /// The page's title when the document's `info.title` is missing, and while it has no document.

@@ -74,11 +74,15 @@ struct SitePage: Sendable, Equatable {
         return SourceLocation(path: source, line: line, column: column)
     }
 
+    /// The pages parsed lately (the generated ones are written again on every build).
+    private static let parsed = Memo<MemoText, MarkdownNode>(capacity: 256)
+
     init(kind: Kind, source: String, output: String, markdown: String, document: MarkdownNode? = nil) {
         self.kind = kind
         self.source = source
         self.output = output
-        self.document = document ?? MarkdownParser.parse(markdown)
+        self.document =
+            document ?? Self.parsed.value(for: MemoText(markdown)) { MarkdownParser.parse(markdown) }
         self.text = SourceText(markdown)
         let name =
             source.split(separator: "/").dropLast(kind == .exercise ? 1 : 0).last.map(String.init) ?? source

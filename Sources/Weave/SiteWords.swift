@@ -20,7 +20,7 @@ import StrictJSON
 /// A missing word never becomes an empty string: it shows its key, and the build reports it
 /// before that can happen (``missing(_:)``, checked for the generator's words, the template's and
 /// the scripts').
-public struct SiteWords: Sendable, Equatable {
+public struct SiteWords: Sendable, Hashable {
     /// The words by key.
     public var entries: [String: String]
 

@@ -39,6 +39,35 @@ public struct Theme: Sendable, Equatable {
     /// `home.md`, `404.md` and `glossary.json` describe one book: with `includeContent: false`
     /// (a theme borrowed from another book) plain defaults stand in for them.
     public static func load(_ folder: URL, includeContent: Bool = true) throws(Diagnostic) -> Theme {
+        // Read again only when a file of the folder changed (the live site loads it on every save).
+        let key = ThemeKey(
+            folder: folder.standardizedFileURL.path, includeContent: includeContent,
+            files: files(under: folder).map {
+                ThemeKey.File(path: $0, stamp: FileStamp.of(folder.appendingPathComponent($0).path))
+            })
+        return try loaded.value(for: key) { () -> Result<Theme, Diagnostic> in
+            do throws(Diagnostic) {
+                return .success(try read(folder, includeContent: includeContent))
+            } catch {
+                return .failure(error)
+            }
+        }.get()
+    }
+
+    private static let loaded = Memo<ThemeKey, Result<Theme, Diagnostic>>(capacity: 8)
+
+    private struct ThemeKey: Hashable, Sendable {
+        struct File: Hashable, Sendable {
+            var path: String
+            var stamp: FileStamp?
+        }
+
+        var folder: String
+        var includeContent: Bool
+        var files: [File]
+    }
+
+    private static func read(_ folder: URL, includeContent: Bool) throws(Diagnostic) -> Theme {
         let templateURL = folder.appendingPathComponent("templates/page.html")
         guard let templateText = read(templateURL) else {
             throw Diagnostic(.error, text: WeaveMessage.themeMissing(path: folder.path).text, at: nil)
