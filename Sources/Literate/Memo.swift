@@ -18,7 +18,6 @@ public final class Memo<Key: Hashable & Sendable, Value: Sendable>: @unchecked S
     private let lock = NSLock()
     private var entries: [Key: (value: Value, used: UInt64)] = [:]
     private var uses: UInt64 = 0
-    private var counts = (hits: 0, misses: 0)
 
     public init(capacity: Int) {
         self.capacity = max(1, capacity)
@@ -30,12 +29,8 @@ public final class Memo<Key: Hashable & Sendable, Value: Sendable>: @unchecked S
         guard Memos.isEnabled else { return try compute() }
         let remembered: Value? = lock.withLock {
             uses += 1
-            guard let entry = entries[key] else {
-                counts.misses += 1
-                return nil
-            }
+            guard let entry = entries[key] else { return nil }
             entries[key] = (entry.value, uses)
-            counts.hits += 1
             return entry.value
         }
         if let remembered { return remembered }
@@ -51,14 +46,6 @@ public final class Memo<Key: Hashable & Sendable, Value: Sendable>: @unchecked S
             }
         }
         return value
-    }
-
-    /// How many look-ups found a value, and how many computed one, since the memo was made.
-    public var statistics: (hits: Int, misses: Int) { lock.withLock { counts } }
-
-    /// Forgets every value.
-    public func removeAll() {
-        lock.withLock { entries.removeAll() }
     }
 }
 

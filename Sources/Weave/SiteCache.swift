@@ -26,10 +26,6 @@ public final class SiteCache: @unchecked Sendable {
         public var pagesReused = 0
         /// The pages whose part of the search index differs from the previous build's.
         public var indexParts = 0
-        /// Whether the search index was merged again (a page's words changed) or reused.
-        public var indexMerged = false
-        /// Whether the print page was assembled again.
-        public var printPageAssembled = false
 
         public init() {}
 
@@ -90,7 +86,6 @@ public final class SiteCache: @unchecked Sendable {
         let json = merge()
         lock.withLock {
             index = (parts, language, json)
-            work.indexMerged = true
         }
         return json
     }
@@ -112,7 +107,6 @@ public final class SiteCache: @unchecked Sendable {
         let file = assemble()
         lock.withLock {
             printPage = (context, contents, pages, file)
-            work.printPageAssembled = true
         }
         return file
     }

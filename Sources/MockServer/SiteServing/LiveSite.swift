@@ -5,7 +5,7 @@ import StrictJSON
 /// The live site's state, shared by whoever builds it and the server that serves it: the folder
 /// of the current build, the ``LiveStatus``, and the open Server-Sent Events streams.
 ///
-/// The builder reports (``buildStarted()``, ``buildSucceeded(folder:diagnostics:)``,
+/// The builder reports (``buildStarted()``, ``buildSucceeded(folder:diagnostics:languages:)``,
 /// ``buildFailed(diagnostics:)``, ``checksFinished(diagnostics:restartReason:)``); each report
 /// that changes something is pushed to every open page as an event:
 ///
