@@ -105,10 +105,16 @@ enum Spawn {
         case discarded
     }
 
+    /// How long to wait before try `attempt` (from 0) of a program that is busy (`ETXTBSY`):
+    /// 5 ms doubling up to 160 ms, twelve tries, 1.3 s at most in all.
+    static let busyRetries = 12
+    static func busyPause(_ attempt: Int) { usleep(useconds_t(5_000 << min(attempt, 5))) }
+
     /// Starts `executable`; `errors` nil sends standard error where standard output goes.
+    /// `pause` waits between tries while the program is busy; tests replace it.
     static func start(
         _ executable: String, _ arguments: [String], in directory: URL?, environment: [String: String],
-        output: Stream, errors: Stream?
+        output: Stream, errors: Stream?, pause: (Int) -> Void = busyPause
     ) -> Outcome {
         #if canImport(Darwin)
             var attributes: posix_spawnattr_t? = nil
@@ -171,8 +177,16 @@ enum Spawn {
         guard FileManager.default.isExecutableFile(atPath: executable) else { return .failure(ENOENT) }
         let variables = environment.map { "\($0.key)=\($0.value)" }
         var pid: pid_t = 0
-        let code = withCStrings(argv) { argv in
-            withCStrings(variables) { envp in posix_spawn(&pid, path, &actions, &attributes, argv, envp) }
+        var code: Int32 = 0
+        // ETXTBSY: the program was written a moment ago and another thread's child, forked before
+        // it closed the file, still holds it open for writing until that child execs. The file is
+        // fine; the moment passes, so try again, a bounded number of times.
+        for attempt in 0..<busyRetries {
+            code = withCStrings(argv) { argv in
+                withCStrings(variables) { envp in posix_spawn(&pid, path, &actions, &attributes, argv, envp) }
+            }
+            guard code == ETXTBSY, attempt < busyRetries - 1 else { break }
+            pause(attempt)
         }
         return code == 0 ? .success(pid) : .failure(code)
     }

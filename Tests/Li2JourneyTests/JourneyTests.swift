@@ -2,12 +2,12 @@
 // change the chapter and re-tangle.
 // Source: chapters/25-inside-the-testing-tools.md
 // Source: chapters/12-testing-deep-links.md
-// Body hash: fnv1a64-e59e0224d9718f8f
+// Body hash: fnv1a64-b0e769b8f1fd3dd6
 import Foundation
 import Li2SDK
 import Testing
 
-#sourceLocation(file:"chapters/25-inside-the-testing-tools.md",line:696)
+#sourceLocation(file:"chapters/25-inside-the-testing-tools.md",line:703)
 @MainActor
 @Suite(.serialized, .timeLimit(.minutes(1)))
 struct JourneyTests {
@@ -39,7 +39,7 @@ struct JourneyTests {
         }
     }
 }
-#sourceLocation(file:"chapters/25-inside-the-testing-tools.md",line:736)
+#sourceLocation(file:"chapters/25-inside-the-testing-tools.md",line:743)
 extension JourneyTests {
     @Test func aFirstLaunchOnAnIPhoneFindsTheLinkTheInterstitialCopied() async throws {
         try await withMockServer { server in
@@ -76,7 +76,7 @@ extension JourneyTests {
         }
     }
 }
-#sourceLocation(file:"chapters/25-inside-the-testing-tools.md",line:783)
+#sourceLocation(file:"chapters/25-inside-the-testing-tools.md",line:790)
 extension JourneyTests {
     struct ConsentCase: Sendable, CustomTestStringConvertible {
         enum Answer: Sendable {
@@ -163,7 +163,7 @@ extension JourneyTests {
         }
     }
 }
-#sourceLocation(file:"chapters/25-inside-the-testing-tools.md",line:864)
+#sourceLocation(file:"chapters/25-inside-the-testing-tools.md",line:871)
 extension JourneyTests {
     @Test func aDeferredRecordPastItsTimeToLiveMissesAsExpired() async throws {
         try await withMockServer { server in
@@ -178,7 +178,7 @@ extension JourneyTests {
         }
     }
 }
-#sourceLocation(file:"chapters/25-inside-the-testing-tools.md",line:887)
+#sourceLocation(file:"chapters/25-inside-the-testing-tools.md",line:894)
 extension JourneyTests {
     @Test func aLeadAndASaleAfterTheMatchAreAttributedToItsClick() async throws {
         try await withMockServer { server in

@@ -51,7 +51,7 @@ struct ReferenceSessionTests {
 
     @Test func aBuildThatSucceedsServesTheFolderAndRepeatsItsSummary() async throws {
         let fixture = try Fixture(script: #"echo "reference: 748 public declarations""#)
-        let session = try #require(fixture.start())
+        let session = try #require(fixture.start(), "\(fixture.live.state)")
         #expect(
             fixture.out == [
                 "reference: http://127.0.0.1:8080/reference/documentation/li2sdk/ (the SDK's API reference, "
@@ -68,7 +68,7 @@ struct ReferenceSessionTests {
     @Test func aBuildThatFailsShowsItsErrorOnThePage() async throws {
         let fixture = try Fixture(
             script: "echo building; echo 'error: docc failed' >&2; echo '  at line 3' >&2; exit 1")
-        let session = try #require(fixture.start())
+        let session = try #require(fixture.start(), "\(fixture.live.state)")
         #expect(
             await fixture.errors.take()
                 == "reference: workbook reference failed (exit status 1); see .build/reference.log\n")
@@ -78,7 +78,7 @@ struct ReferenceSessionTests {
 
     @Test func aBuildKilledByAnotherHandIsAFailureWithItsLastLines() async throws {
         let fixture = try Fixture(script: "echo compiling; kill -9 $$")
-        let session = try #require(fixture.start())
+        let session = try #require(fixture.start(), "\(fixture.live.state)")
         #expect(
             await fixture.errors.take()
                 == "reference: workbook reference failed (exit status 137); see .build/reference.log\n")
@@ -88,7 +88,7 @@ struct ReferenceSessionTests {
 
     @Test func stoppingTheServerEndsTheBuildQuietly() async throws {
         let fixture = try Fixture(script: "echo started; exec sleep 600")
-        let session = try #require(fixture.start())
+        let session = try #require(fixture.start(), "\(fixture.live.state)")
         await offPool { session.stop() }
         #expect(fixture.live.state == .building)
         #expect(await fixture.errors.take(timeout: .zero) == nil)
