@@ -69,7 +69,7 @@ let package = Package(
         // The site generator: weaves the book into static HTML (hand-written; knows Markdown and
         // chunks, never deep links).
         .target(
-            name: "Weave", dependencies: ["Literate", "StrictJSON", "SystemErrors"],
+            name: "Weave", dependencies: ["FileStamps", "Literate", "StrictJSON", "SystemErrors"],
             swiftSettings: optimisedInDebug),
 
         // Tangled from chapters/: do not edit the generated files by hand.
@@ -123,7 +123,8 @@ let package = Package(
         // The book's evidence: its bibliography (chapters/sources.json) and every citation of its
         // chapters, exercises and tests, resolved: what `workbook check` reports and the site lists.
         .target(
-            name: "BookSources", dependencies: ["Literate", "StrictJSON"], swiftSettings: optimisedInDebug),
+            name: "BookSources", dependencies: ["FileStamps", "Literate", "StrictJSON"],
+            swiftSettings: optimisedInDebug),
         // The checks `workbook check` registers: the snippet checkers (linters, plists, manifests,
         // console transcripts, Swift samples) and the check of the book's citations.
         .target(
@@ -173,7 +174,10 @@ let package = Package(
             swiftSettings: optimisedInDebug
         ),
         // Folders watched for saves: inotify on Linux, polling elsewhere, snapshots say what changed.
-        .target(name: "FileWatch"),
+        .target(name: "FileWatch", dependencies: ["FileStamps"]),
+        // A file's stamp (what `stat` says changes on every write) and folders walked with
+        // readdir: what the watcher compares and the build's memos key on.
+        .target(name: "FileStamps", swiftSettings: optimisedInDebug),
         // The SDK's API reference: symbol graphs rendered with DocC, and its audit.
         .target(
             name: "SDKReference",
@@ -273,7 +277,7 @@ let package = Package(
         .testTarget(name: "DoctorTests", dependencies: ["Doctor", "CommandLineKit", "DeepLinkCore"]),
         .testTarget(
             name: "ExercisesTests", dependencies: ["Exercises", "TestSupport"], exclude: ["Fixtures"]),
-        .testTarget(name: "FileWatchTests", dependencies: ["FileWatch", "TestSupport"]),
+        .testTarget(name: "FileWatchTests", dependencies: ["FileStamps", "FileWatch", "TestSupport"]),
         .testTarget(
             name: "LiveSiteTests",
             dependencies: ["LiveSite", "Literate", "MockServer", "TestSupport", "Translations", "Weave"]),

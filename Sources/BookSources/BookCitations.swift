@@ -1,3 +1,4 @@
+import FileStamps
 import Foundation
 import Literate
 
@@ -76,8 +77,14 @@ public struct BookCitations: Sendable {
                 root: root, chapters: book.chapters.map(\.path),
                 texts: book.chapters.map { MemoText($0.source) },
                 bibliography: file(Bibliography.path), markdown: otherMarkdown(root).map { file($0) },
-                swift: testFolders.flatMap { swiftFiles(root, under: $0).map { file($0) } }
-                    + codeFolders.flatMap { swiftFiles(root, under: $0).map { file($0, commentsOnly: true) } }
+                swift: testFolders.flatMap {
+                    swiftFiles(root, under: $0).map { File(path: $0.path, stamp: $0.stamp) }
+                }
+                    + codeFolders.flatMap {
+                        swiftFiles(root, under: $0).map {
+                            File(path: $0.path, stamp: $0.stamp, commentsOnly: true)
+                        }
+                    }
             )
         }
 
@@ -209,21 +216,11 @@ public struct BookCitations: Sendable {
         return paths
     }
 
-    /// The `.swift` files under `folder`, relative to the book, sorted; `Fixtures` folders and
-    /// hidden folders (`.build`) are skipped.
-    static func swiftFiles(_ root: URL, under folder: String) -> [String] {
-        let base = root.appendingPathComponent(folder)
-        guard let enumerator = FileManager.default.enumerator(atPath: base.path) else { return [] }
-        var paths: [String] = []
-        while let item = enumerator.nextObject() as? String {
-            let name = item.split(separator: "/").last.map(String.init) ?? item
-            if name.hasPrefix(".") || name == "Fixtures" || name == "Work" {
-                enumerator.skipDescendants()
-                continue
-            }
-            if item.hasSuffix(".swift") { paths.append(folder + "/" + item) }
-        }
-        return paths.sorted()
+    /// The `.swift` files under `folder`, relative to the book, sorted by path, with their
+    /// stamps; `Fixtures`, `Work` and hidden folders (`.build`) are skipped.
+    static func swiftFiles(_ root: URL, under folder: String) -> [(path: String, stamp: FileStamp)] {
+        FolderEntries.files(root: root.path, folders: [folder], skips: { $0 == "Fixtures" || $0 == "Work" })
+            .filter { $0.path.hasSuffix(".swift") }.sorted { $0.path < $1.path }
     }
 
     /// A file the tangler wrote: its chapters are read instead.

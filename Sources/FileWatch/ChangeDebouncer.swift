@@ -24,6 +24,11 @@ package struct ChangeDebouncer: Sendable {
     /// True while a change waits out its quiet period (the watcher then looks again sooner).
     var isWaiting: Bool { candidate != nil }
 
+    /// How long the change seen waits still to settle at `time`; nil when none waits.
+    func remainingQuiet(at time: Double) -> Double? {
+        candidate == nil ? nil : quietPeriod - (time - candidateSince)
+    }
+
     /// Feeds one snapshot; returns the changed paths when a rebuild should start now.
     package mutating func observe(_ snapshot: FolderSnapshot, at time: Double) -> [String]? {
         if snapshot == settled {

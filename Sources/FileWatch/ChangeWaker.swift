@@ -1,3 +1,4 @@
+import FileStamps
 import Foundation
 
 /// Wakes the watcher: when a watched folder changes (inotify, on Linux), when it is stopped, or
@@ -5,7 +6,9 @@ import Foundation
 final class ChangeWaker: @unchecked Sendable {
     enum Wake: Equatable {
         case timeout
-        case change
+        /// Something changed; `foldersAppeared` when a folder was made or moved in (or events
+        /// were lost), so that the folders need watches of their own.
+        case change(foldersAppeared: Bool)
         case stop
     }
 
@@ -75,17 +78,46 @@ final class ChangeWaker: @unchecked Sendable {
                     pollfd(fd: inotify, events: Int16(POLLIN), revents: 0),
                     pollfd(fd: stopPipe[0], events: Int16(POLLIN), revents: 0),
                 ]
-                let ready = poll(&descriptors, 2, Int32(seconds * 1000))
+                // Rounded up: waking a millisecond early would cost one more look.
+                let ready = poll(&descriptors, 2, Int32((seconds * 1000).rounded(.up)))
                 if descriptors[1].revents != 0 || lock.withLock({ stopped }) { return .stop }
                 guard ready > 0 else { return .timeout }
-                // The events only say "look now"; the snapshot says what changed.
+                // The events only say "look now" (the snapshot says what changed), and whether a
+                // folder appeared: only then are the folders walked for new watches.
                 var buffer = [UInt8](repeating: 0, count: 16_384)
-                while read(inotify, &buffer, buffer.count) > 0 {}
-                return .change
+                var foldersAppeared = false
+                while true {
+                    let count = read(inotify, &buffer, buffer.count)
+                    guard count > 0 else { break }
+                    foldersAppeared = foldersAppeared || Self.foldersAppeared(in: buffer[..<count])
+                }
+                return .change(foldersAppeared: foldersAppeared)
             }
         #endif
         return stopSignal.wait(timeout: .now() + seconds) == .success ? .stop : .timeout
     }
+
+    #if os(Linux)
+        /// Whether the `inotify_event` records in `bytes` tell of a folder made or moved in, or
+        /// of events lost (the queue overflowed).
+        static func foldersAppeared(in bytes: ArraySlice<UInt8>) -> Bool {
+            let header = MemoryLayout<inotify_event>.size
+            var offset = bytes.startIndex
+            while offset + header <= bytes.endIndex {
+                let (mask, length) = bytes.withUnsafeBytes { raw -> (UInt32, Int) in
+                    let start = offset - bytes.startIndex
+                    return (
+                        raw.loadUnaligned(fromByteOffset: start + 4, as: UInt32.self),
+                        Int(raw.loadUnaligned(fromByteOffset: start + 12, as: UInt32.self))
+                    )
+                }
+                if mask & UInt32(IN_Q_OVERFLOW) != 0 { return true }
+                if mask & UInt32(IN_ISDIR) != 0, mask & UInt32(IN_CREATE | IN_MOVED_TO) != 0 { return true }
+                offset += header + length
+            }
+            return false
+        }
+    #endif
 
     /// Under the lock that ``close()`` takes, so that the byte never goes to a descriptor the
     /// watcher's thread has closed meanwhile (its number may name a client's socket by then).

@@ -1,14 +1,5 @@
+import FileStamps
 import Foundation
-
-/// A file's modification time and size: what polling compares.
-package struct FileStamp: Equatable, Sendable {
-    package var modified: Double
-    package var size: Int
-
-    package init(modified: Double, size: Int) {
-        (self.modified, self.size) = (modified, size)
-    }
-}
 
 /// The files under a few folders of a root, each with its stamp, keyed by path relative to the
 /// root (`chapters/08-the-track-open-protocol.md`).
@@ -27,19 +18,9 @@ package struct FolderSnapshot: Equatable, Sendable {
     /// into a folder whose name is in `skipped` nor into hidden ones.
     package static func take(root: URL, folders: [String], skipping skipped: Set<String>) -> FolderSnapshot {
         var snapshot = FolderSnapshot()
-        var queue = folders
-        let rootPath = root.path
-        while let folder = queue.popLast(), snapshot.files.count < limit {
-            guard let entries = FolderEntries.read(rootPath + "/" + folder) else { continue }
-            for entry in entries {
-                let path = folder + "/" + entry.name
-                if entry.isFolder {
-                    if !skipped.contains(entry.name) { queue.append(path) }
-                } else {
-                    snapshot.files[path] = entry.stamp
-                }
-            }
-        }
+        let files = FolderEntries.files(
+            root: root.path, folders: folders, limit: limit, skips: { skipped.contains($0) })
+        for file in files { snapshot.files[file.path] = file.stamp }
         return snapshot
     }
 

@@ -53,15 +53,23 @@ package final class FolderWatcher: @unchecked Sendable {
             let clock = ContinuousClock()
             let origin = clock.now
             while true {
-                let wait = debouncer.isWaiting ? quietPeriod : interval
+                // While a change settles, wake when its quiet period is over, not a whole period
+                // after the last look.
+                let before = (clock.now - origin) / .seconds(1)
+                let settling = debouncer.remainingQuiet(at: before)
+                let wait = settling.map { max($0, 0.001) } ?? interval
                 let woken = waker.wait(seconds: wait)
                 if woken == .stop { break }
                 // A folder made (a new exercise) or made again needs a watch of its own before
                 // the look: what is saved in it from then on wakes the watcher, and what was saved
                 // before is in the snapshot.
-                if woken == .change { waker.watchFolders() }
+                if woken == .change(foldersAppeared: true) { waker.watchFolders() }
                 let now = (clock.now - origin) / .seconds(1)
-                if let changed = debouncer.observe(snapshot(), at: now) {
+                let look = snapshot()
+                // A change no event told of (in a watched folder made after the start, which no
+                // watch covers yet), seen on an idle look: walk for new watches.
+                if woken == .timeout, settling == nil, look != debouncer.settled { waker.watchFolders() }
+                if let changed = debouncer.observe(look, at: now) {
                     // The rebuild runs here, on the watcher's thread: changes made meanwhile are
                     // seen by the next look and give one more rebuild, never a pile of them.
                     onChange(changed)

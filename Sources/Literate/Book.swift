@@ -4,12 +4,13 @@ import SystemErrors
 /// One chapter: its path relative to the book folder, its text and its parsed tree.
 public struct Chapter: Sendable {
     /// For example `chapters/03-universal-links.md`.
-    public var path: String
-    public var source: String
+    public private(set) var path: String
+    public private(set) var source: String
     /// The parsed tree; an empty document for a chapter read for tangling only.
-    public var document: MarkdownNode
-    /// For a chapter read for tangling only: its code blocks, collected while parsing.
-    let scannedBlocks: ScannedBlocks?
+    public private(set) var document: MarkdownNode
+    /// The chapter's code blocks and their findings, collected once when it is parsed (straight
+    /// from cmark for a chapter read for tangling only): every build tangles the whole book.
+    let scannedBlocks: ScannedBlocks
 
     /// Parses `source`. With `inlines: false` the chapter is read for tangling and checks only:
     /// its code blocks are collected straight from cmark and `document` stays empty, which
@@ -33,8 +34,11 @@ public struct Chapter: Sendable {
         self.path = path
         self.source = source
         if inlines {
-            self.document = MarkdownParser.parse(source)
-            self.scannedBlocks = nil
+            let document = MarkdownParser.parse(source)
+            var collector = CodeBlockCollector(chapter: path)
+            document.walk(&collector)
+            self.document = document
+            self.scannedBlocks = ScannedBlocks(blocks: collector.blocks, diagnostics: collector.diagnostics)
         } else {
             self.document = MarkdownNode(kind: .document, line: 1, column: 1, endLine: 1)
             self.scannedBlocks = MarkdownParser.scanCodeBlocks(source, chapter: path)

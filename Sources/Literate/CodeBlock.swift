@@ -137,17 +137,10 @@ public struct CodeBlockCollector: MarkdownWalker {
     public static func collect(_ book: Book) -> (blocks: [CodeBlock], diagnostics: [Diagnostic]) {
         var blocks: [CodeBlock] = []
         var diagnostics: [Diagnostic] = []
+        // Each chapter's blocks were collected when it was parsed.
         for chapter in book.chapters {
-            // Chapters loaded for tangling only were collected straight from cmark's tree.
-            if let scanned = chapter.scannedBlocks {
-                blocks += scanned.blocks
-                diagnostics += scanned.diagnostics
-                continue
-            }
-            var collector = CodeBlockCollector(chapter: chapter.path)
-            chapter.document.walk(&collector)
-            blocks += collector.blocks
-            diagnostics += collector.diagnostics
+            blocks += chapter.scannedBlocks.blocks
+            diagnostics += chapter.scannedBlocks.diagnostics
         }
         return (blocks, diagnostics)
     }

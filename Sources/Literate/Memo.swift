@@ -49,6 +49,38 @@ public final class Memo<Key: Hashable & Sendable, Value: Sendable>: @unchecked S
     }
 }
 
+/// The last few values a function gave, for keys that are compared but not worth hashing (a
+/// whole book's code blocks: an unchanged block shares its text's storage with the previous
+/// build's, so comparing costs little where hashing would read every byte).
+public final class RecentValues<Key: Equatable & Sendable, Value: Sendable>: @unchecked Sendable {
+    public let capacity: Int
+    private let lock = NSLock()
+    /// The most recently used last.
+    private var entries: [(key: Key, value: Value)] = []
+
+    public init(capacity: Int) {
+        self.capacity = max(1, capacity)
+    }
+
+    /// What `compute` gives for `key`: remembered, or computed now (outside the lock) and kept.
+    public func value(for key: Key, _ compute: () throws -> Value) rethrows -> Value {
+        guard Memos.isEnabled else { return try compute() }
+        let remembered: Value? = lock.withLock {
+            guard let index = entries.lastIndex(where: { $0.key == key }) else { return nil }
+            let entry = entries.remove(at: index)
+            entries.append(entry)
+            return entry.value
+        }
+        if let remembered { return remembered }
+        let value = try compute()
+        lock.withLock {
+            entries.append((key, value))
+            if entries.count > capacity { entries.removeFirst(entries.count - capacity) }
+        }
+        return value
+    }
+}
+
 /// The switch of every ``Memo`` in the process.
 public enum Memos {
     /// Off: every memo computes every time (`workbook serve --full-rebuild`).
@@ -84,25 +116,5 @@ public struct MemoText: Hashable, Sendable {
                 a.count == b.count && (a.count == 0 || memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0)
             }
         }
-    }
-}
-
-/// What `stat` says of a file that changes whenever it is written (its device, inode, size and
-/// modification time to the nanosecond), so that a memo can tell a file unchanged without
-/// reading it, as build tools do.
-public struct FileStamp: Hashable, Sendable {
-    var device: UInt64
-    var inode: UInt64
-    var size: Int64
-    var seconds: Int
-    var nanoseconds: Int
-
-    /// The file's stamp; nil when it cannot be read.
-    public static func of(_ path: String) -> FileStamp? {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
-        return FileStamp(
-            device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size),
-            seconds: Int(info.st_mtim.tv_sec), nanoseconds: Int(info.st_mtim.tv_nsec))
     }
 }

@@ -216,7 +216,7 @@ struct FileTarget {
             if depth < 0 { return .fileTargetOutsideBook(path: path, reason: "'..' leaves the book folder") }
         }
         // A symlink inside the book may point outside it: resolve the deepest existing ancestor.
-        let rootPath = self.rootPath ?? root.resolvingSymlinksInPath().standardizedFileURL.path
+        let rootPath = self.rootPath ?? Self.resolved(root)
         self.rootPath = rootPath
         // Targets written the same way up to their last `/` share a folder.
         let folderText = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? ""
@@ -229,8 +229,7 @@ struct FileTarget {
         }
         var status = stat()
         if lstat(rootText + "/" + path, &status) == 0, status.st_mode & S_IFMT == S_IFLNK {
-            let destination = root.appendingPathComponent(path).resolvingSymlinksInPath().standardizedFileURL
-                .path
+            let destination = Self.resolved(root.appendingPathComponent(path))
             if !destination.hasPrefix(rootPath + "/") {
                 return .fileTargetOutsideBook(path: path, reason: "a symbolic link leads outside it")
             }
@@ -249,11 +248,25 @@ struct FileTarget {
         // `..` is taken lexically first (the depth check has kept it inside the book): Foundation's
         // deletingLastPathComponent of `a/..` is `a/../..`, which grows without end.
         var candidate = folder.standardizedFileURL
+        if let real = realPath(candidate.path) { return real }
         while !FileManager.default.fileExists(atPath: candidate.path), candidate.path.count > rootPath.count {
             let parent = candidate.deletingLastPathComponent().standardizedFileURL
             guard parent.path.count < candidate.path.count else { break }
             candidate = parent
         }
-        return candidate.resolvingSymlinksInPath().standardizedFileURL.path
+        return resolved(candidate)
+    }
+
+    /// `url`'s path with symbolic links resolved: `realpath` where the file exists (every
+    /// tangle asks for each target's folder, and Foundation's resolution costs far more),
+    /// Foundation's resolution where it does not.
+    private static func resolved(_ url: URL) -> String {
+        realPath(url.standardizedFileURL.path) ?? url.resolvingSymlinksInPath().standardizedFileURL.path
+    }
+
+    private static func realPath(_ path: String) -> String? {
+        guard let real = realpath(path, nil) else { return nil }
+        defer { free(real) }
+        return String(cString: real)
     }
 }

@@ -92,6 +92,31 @@ public enum Tangler {
         let jobs = graph.fileBlocks.map {
             FileJob(path: $0.path, blocks: $0.blocks, problem: targets.problem($0.path))
         }
+        // What follows depends on nothing else: a save that changed prose only tangles nothing.
+        let key = TangleKey(
+            root: book.root, blocks: blocks, diagnostics: collectDiagnostics, problems: jobs.map(\.problem),
+            limits: limits)
+        return recent.value(for: key) {
+            tangle(blocks: blocks, graph: graph, jobs: jobs, diagnostics: collectDiagnostics, limits: limits)
+        }
+    }
+
+    /// The tangles of the last few books (the live site's languages share their code blocks).
+    private static let recent = RecentValues<TangleKey, TangleResult>(capacity: 2)
+
+    /// Everything a tangle is made from: the blocks and, for each file, why it may not be written.
+    private struct TangleKey: Equatable, Sendable {
+        var root: URL
+        var blocks: [CodeBlock]
+        var diagnostics: [Diagnostic]
+        var problems: [LiterateMessage?]
+        var limits: TangleLimits
+    }
+
+    private static func tangle(
+        blocks: [CodeBlock], graph: ChunkGraph, jobs: [FileJob], diagnostics collectDiagnostics: [Diagnostic],
+        limits: TangleLimits
+    ) -> TangleResult {
         // Files are independent: expand and render them on all cores.
         let outcomes = ConcurrentMap.map(jobs) { job in tangleFile(job, graph: graph, limits: limits) }
         var files: [TangledFile] = []

@@ -39,6 +39,8 @@ package final class LiveSiteBuilder: @unchecked Sendable {
         /// Whether a rebuild starts from what the previous one computed (parsed chapters,
         /// rendered pages, the search index): off with `workbook serve --full-rebuild`.
         package var keepsPreviousBuild = true
+        /// Whether the lines of ``lastWork`` add each stage's time (`workbook serve --timings`).
+        package var printsTimings = false
 
         package init(
             bookRoot: URL, themeFolder: URL, outputFolder: URL, coverageFile: URL? = nil,
@@ -92,6 +94,7 @@ package final class LiveSiteBuilder: @unchecked Sendable {
         let milliseconds = elapsed.seconds * 1000 + elapsed.attoseconds / 1_000_000_000_000_000
         let what = site.cache?.lastBuild.summary ?? "\(report.pages.count) pages (full rebuild)"
         work.append("\(site.language): \(what), in \(milliseconds) ms")
+        if settings.printsTimings { work += SiteStage.lines(report.stages, language: site.language) }
         return report.diagnostics
     }
 

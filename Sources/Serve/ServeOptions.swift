@@ -81,6 +81,7 @@ package enum ServeOptions {
             checkers: { SnippetCheckers.all(book: root) })
         settings.log = { line in console.error(line) }
         settings.keepsPreviousBuild = !arguments.flag("full-rebuild")
+        settings.printsTimings = arguments.flag("timings")
         // The memos of the engine and the site generator (parsed chapters, scanned citations,
         // translated files) are the process's own: one switch for all of them.
         if arguments.flag("full-rebuild") { Memos.isEnabled = false }

@@ -161,7 +161,7 @@ public struct CitationPages: Sendable {
     /// same id), its body, and where it is cited.
     static func markdown(_ page: Page, citedIn: [String: [CitingSection]], words: SiteWords) -> String {
         var out = "# \(MarkdownText.escape(page.title))\n\n"
-        if !page.introduction.isEmpty { out += page.introduction.trimmingCharacters(in: .newlines) + "\n\n" }
+        if !page.introduction.isEmpty { out += MarkdownText.trimmingNewlines(page.introduction) + "\n\n" }
         for group in page.groups where !group.entries.isEmpty {
             out += "## \(MarkdownText.escape(group.title))\n\n"
             for entry in group.entries {
@@ -169,7 +169,7 @@ public struct CitationPages: Sendable {
                 out += "<h3 class=\"citation-entry\" id=\"\(id)\">\(HTML.escape(entry.heading))"
                 out += "<a class=\"heading-anchor\" href=\"#\(id)\" aria-label=\""
                 out += HTML.escape(words[.citationsEntryLink]) + "\">#</a></h3>\n\n"
-                if !entry.body.isEmpty { out += entry.body.trimmingCharacters(in: .newlines) + "\n\n" }
+                if !entry.body.isEmpty { out += MarkdownText.trimmingNewlines(entry.body) + "\n\n" }
                 var places = (citedIn[entry.key] ?? []).map { section in
                     let target = section.source + (section.anchor.map { "#" + $0 } ?? "")
                     return "[\(MarkdownText.escape(section.text))](\(target))"

@@ -2,6 +2,14 @@
 /// generated pages (glossary, snippet index, API reference) are Markdown, so they get the same
 /// anchors, link checks, search entries and rendering as the book.
 public enum MarkdownText {
+    /// `text` without the line breaks at its start and end (what `trimmingCharacters(in:
+    /// .newlines)` removes, without Foundation's cost: generated pages trim every entry).
+    static func trimmingNewlines(_ text: String) -> String {
+        let start = text.firstIndex { !$0.isNewline } ?? text.endIndex
+        let end = text[start...].lastIndex { !$0.isNewline }.map { text.index(after: $0) } ?? start
+        return start == text.startIndex && end == text.endIndex ? text : String(text[start..<end])
+    }
+
     /// `text` with every ASCII punctuation character backslash-escaped, so it reads literally
     /// (CommonMark allows the escape before any ASCII punctuation).
     public static func escape(_ text: String) -> String {

@@ -229,11 +229,12 @@ public enum SearchIndex {
             JSONText.append(term, to: &output)
         }
         output += Array("],\n\"postings\":[".utf8)
-        for (index, list) in postings.lists.enumerated() {
+        for index in postings.terms.indices {
+            let list = postings.list(index)
             output += Array(index > 0 ? ",[".utf8 : "[".utf8)
             var previous = 0
-            for pair in stride(from: 0, to: list.count, by: 2) {
-                if pair > 0 { output.append(UInt8(ascii: ",")) }
+            for pair in stride(from: list.startIndex, to: list.endIndex, by: 2) {
+                if pair > list.startIndex { output.append(UInt8(ascii: ",")) }
                 JSONText.append(list[pair] - previous, to: &output)
                 output.append(UInt8(ascii: ","))
                 JSONText.append(list[pair + 1], to: &output)

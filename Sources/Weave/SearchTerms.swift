@@ -1,4 +1,5 @@
 import Foundation
+import Literate
 
 /// How the offline search reads words. The build applies these rules to every section, and the
 /// reader's browser applies the same ones to what is typed (`site/assets/site.js`, which must
@@ -23,7 +24,7 @@ import Foundation
 /// ```swift
 /// SearchTerms.word("đường", language: .vietnamese)   // đường (parts: duong)
 /// ```
-enum SearchLanguage: Sendable, Equatable {
+enum SearchLanguage: Sendable, Hashable {
     case english, vietnamese
 
     /// The rules for a site whose pages are in the language `code` (`<html lang>`).
@@ -215,6 +216,73 @@ enum SearchTerms {
     }
 }
 
+/// Every word the index has read, the term and parts each was read into, and the terms in
+/// the order the index lists them. A save changes a few words of the book, and reading a word
+/// (lowercasing, stemming, cutting it into parts, finding its term) is most of what building the
+/// index costs, so the table is kept from build to build, one per language (``TermTables``).
+struct TermTable {
+    private(set) var words = ByteInterner()
+    /// For each word: its term, and where its parts' terms are in `wordParts`.
+    private(set) var wordTerms: [(term: Int, parts: Range<Int>)] = []
+    private(set) var wordParts: [Int] = []
+    private(set) var terms: [String] = []
+    private var termIDs: [String: Int] = [:]
+    /// The terms' numbers by their UTF-16 code units (as JavaScript compares strings); nil
+    /// when terms were added since it was sorted.
+    private var order: [Int]? = []
+
+    /// The number of the word `bytes`, read now if it never was.
+    mutating func read(_ bytes: UnsafeBufferPointer<UInt8>, language: SearchLanguage) -> Int {
+        let (id, isNew) = words.intern(bytes)
+        guard isNew else { return id }
+        let word = SearchTerms.word(bytes, language: language)
+        let start = wordParts.count
+        for part in word.parts { wordParts.append(termID(part)) }
+        wordTerms.append((term: termID(word.term), parts: start..<wordParts.count))
+        return id
+    }
+
+    private mutating func termID(_ term: String) -> Int {
+        if let id = termIDs[term] { return id }
+        termIDs[term] = terms.count
+        terms.append(term)
+        order = nil
+        return terms.count - 1
+    }
+
+    /// Every term's number, in the index's order.
+    mutating func sortedTerms() -> [Int] {
+        if let order { return order }
+        let keys = terms.map { Array($0.utf16) }
+        let sorted = terms.indices.sorted { keys[$0].lexicographicallyPrecedes(keys[$1]) }
+        order = sorted
+        return sorted
+    }
+}
+
+/// The term tables of earlier builds, by language. A build starts from a copy of its language's
+/// table and puts back what it grew to; two builds at once each grow their own copy.
+final class TermTables: @unchecked Sendable {
+    /// Past this many words (a book rewritten many times over), a table starts again.
+    static let limit = 500_000
+    static let shared = TermTables()
+
+    private let lock = NSLock()
+    private var tables: [SearchLanguage: TermTable] = [:]
+
+    /// The table for `language`; empty when memos are off (`workbook serve --full-rebuild`).
+    func table(_ language: SearchLanguage) -> TermTable {
+        guard Memos.isEnabled else { return TermTable() }
+        return lock.withLock { tables[language] ?? TermTable() }
+    }
+
+    /// Keeps `table` for the next build in `language`, unless it is past the limit.
+    func keep(_ table: TermTable, language: SearchLanguage) {
+        guard Memos.isEnabled else { return }
+        lock.withLock { tables[language] = table.words.count > Self.limit ? nil : table }
+    }
+}
+
 /// Numbers for byte strings: the words of a page, each kept once, found again by their bytes
 /// without making a `String` for every word read (the index reads every word of the book).
 struct ByteInterner: Equatable {
@@ -229,8 +297,7 @@ struct ByteInterner: Equatable {
 
     /// The number of `bytes`, new when they were not seen before.
     mutating func intern(_ bytes: UnsafeBufferPointer<UInt8>) -> (id: Int, isNew: Bool) {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        let hash = Self.hash(bytes)
         let mask = slots.count - 1
         var slot = Int(truncatingIfNeeded: hash ^ hash >> 32) & mask
         while true {
@@ -246,6 +313,12 @@ struct ByteInterner: Equatable {
         slots[slot] = Int32(id)
         if ends.count * 2 > slots.count { grow() }
         return (id, true)
+    }
+
+    private static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        return hash
     }
 
     mutating func intern(_ text: String) -> (id: Int, isNew: Bool) {

@@ -106,18 +106,20 @@ extension SearchTerms {
 struct SearchPostings {
     /// Sorted by UTF-16 code units, as JavaScript compares strings.
     private(set) var terms: [String] = []
-    /// For each term: section number and weight, by section.
-    private(set) var lists: [[Int]] = []
-    private(set) var pairCount = 0
+    /// Every term's postings, one after the other in the order of `terms`: section number and
+    /// weight, by section. Term `i`'s are `pairs[starts[i]..<starts[i + 1]]`.
+    private(set) var pairs: [Int] = []
+    private(set) var starts: [Int] = [0]
+    var pairCount: Int { pairs.count / 2 }
     /// How words are read (stemmed in English, marks folded in Vietnamese).
     let language: SearchLanguage
 
     /// Postings of the pages' sections, numbered in order. Each distinct word of the book is
-    /// read into its term and parts here, once; the counts of the words of a section that share
-    /// a term add up.
+    /// read into its term and parts once (``TermTable``, kept from the previous build); the
+    /// counts of the words of a section that share a term add up.
     init(_ parts: [SearchIndex.Part], language: SearchLanguage = .english) {
         self.language = language
-        var reader = TermReader(language: language)
+        var reader = TermReader(table: TermTables.shared.table(language), language: language)
         var number = 0
         for part in parts {
             let words = (0..<part.words.count).map { id in
@@ -125,64 +127,82 @@ struct SearchPostings {
             }
             for counts in part.counts {
                 for four in stride(from: 0, to: counts.count, by: 4) {
-                    let word = words[Int(counts[four])]
                     reader.add(
-                        word, inTitle: counts[four + 1] != 0, inProse: Int(counts[four + 2]),
+                        words[Int(counts[four])], inTitle: counts[four + 1] != 0,
+                        inProse: Int(counts[four + 2]),
                         inCode: Int(counts[four + 3]))
                 }
-                pairCount += reader.close(section: number, divisor: part.divisor)
+                reader.close(section: number, divisor: part.divisor)
                 number += 1
             }
         }
-        let keys = reader.terms.map { Array($0.utf16) }
-        let order = reader.terms.indices.sorted { keys[$0].lexicographicallyPrecedes(keys[$1]) }
-        terms = order.map { reader.terms[$0] }
-        lists = order.map { reader.lists[$0] }
+        // The terms this build's words were read into, each once, and their postings laid out
+        // in that order (a counting sort: the postings were made section by section).
+        let order = reader.table.sortedTerms().filter { reader.seen[$0] }
+        terms = order.map { reader.table.terms[$0] }
+        var place = [Int](repeating: -1, count: reader.seen.count)
+        for (rank, term) in order.enumerated() { place[term] = rank }
+        var counts = [Int](repeating: 0, count: order.count + 1)
+        let postings = reader.postings
+        for index in stride(from: 0, to: postings.count, by: 3) { counts[place[postings[index]] + 1] += 2 }
+        for rank in 0..<order.count { counts[rank + 1] += counts[rank] }
+        starts = counts
+        var next = counts
+        pairs = [Int](repeating: 0, count: postings.count / 3 * 2)
+        for index in stride(from: 0, to: postings.count, by: 3) {
+            let rank = place[postings[index]]
+            pairs[next[rank]] = postings[index + 1]
+            pairs[next[rank] + 1] = postings[index + 2]
+            next[rank] += 2
+        }
+        TermTables.shared.keep(reader.table, language: language)
     }
 
-    /// The book's terms as they are found, each word read once, and their postings so far.
+    /// Term `index`'s postings: section number and weight, by section.
+    func list(_ index: Int) -> ArraySlice<Int> { pairs[starts[index]..<starts[index + 1]] }
+
+    /// The postings of one build so far, by term number of the table.
     private struct TermReader {
+        var table: TermTable
         let language: SearchLanguage
-
-        init(language: SearchLanguage) { self.language = language }
-
-        private(set) var terms: [String] = []
-        private(set) var lists: [[Int]] = []
-        private var termIDs: [String: Int] = [:]
-        /// Every word read so far, and the term and parts it was read into.
-        private var known = ByteInterner()
-        private var readInto: [(term: Int, parts: Range<Int>)] = []
-        private var parts: [Int] = []
+        /// The terms of the words read in this build.
+        private(set) var seen: [Bool] = []
+        /// Term number, section number and weight, by section, in threes.
+        private(set) var postings: [Int] = []
         private var weights: [SearchWeight] = []
         private var touched: [Int] = []
 
-        mutating func read(_ bytes: UnsafeBufferPointer<UInt8>) -> (term: Int, parts: Range<Int>) {
-            let (id, isNew) = known.intern(bytes)
-            guard isNew else { return readInto[id] }
-            let word = SearchTerms.word(bytes, language: language)
-            let start = parts.count
-            for part in word.parts { parts.append(self.id(read: part)) }
-            readInto.append((term: self.id(read: word.term), parts: start..<parts.count))
-            return readInto[id]
+        init(table: TermTable, language: SearchLanguage) {
+            (self.table, self.language) = (table, language)
+            grow()
         }
 
-        private mutating func id(read term: String) -> Int {
-            if let id = termIDs[term] { return id }
-            termIDs[term] = terms.count
-            terms.append(term)
-            lists.append([])
-            weights.append(SearchWeight())
-            return terms.count - 1
+        /// The number of the word `bytes` in the table; its term and parts count as seen.
+        mutating func read(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+            let id = table.read(bytes, language: language)
+            if table.terms.count > seen.count { grow() }
+            let word = table.wordTerms[id]
+            seen[word.term] = true
+            for index in word.parts { seen[table.wordParts[index]] = true }
+            return id
         }
 
-        mutating func add(_ word: (term: Int, parts: Range<Int>), inTitle: Bool, inProse: Int, inCode: Int) {
-            touch(word.term)
-            weights[word.term].inTitle = weights[word.term].inTitle || inTitle
-            weights[word.term].inProse += inProse
-            weights[word.term].inCode += inCode
-            for index in word.parts {
-                touch(parts[index])
-                weights[parts[index]].asPart = true
+        private mutating func grow() {
+            let count = table.terms.count - seen.count
+            seen += repeatElement(false, count: count)
+            weights += repeatElement(SearchWeight(), count: count)
+        }
+
+        mutating func add(_ word: Int, inTitle: Bool, inProse: Int, inCode: Int) {
+            let (term, parts) = table.wordTerms[word]
+            touch(term)
+            weights[term].inTitle = weights[term].inTitle || inTitle
+            weights[term].inProse += inProse
+            weights[term].inCode += inCode
+            for index in parts {
+                let part = table.wordParts[index]
+                touch(part)
+                weights[part].asPart = true
             }
         }
 
@@ -191,24 +211,26 @@ struct SearchPostings {
         }
 
         /// Adds the weights of the section's terms, divided by `divisor` (at least 1 each), to
-        /// their postings; how many there were.
-        mutating func close(section number: Int, divisor: Int) -> Int {
+        /// their postings.
+        mutating func close(section number: Int, divisor: Int) {
             for term in touched {
-                lists[term].append(number)
-                lists[term].append(max(1, weights[term].value / divisor))
+                postings.append(term)
+                postings.append(number)
+                postings.append(max(1, weights[term].value / divisor))
                 weights[term] = SearchWeight()
             }
-            defer { touched.removeAll(keepingCapacity: true) }
-            return touched.count
+            touched.removeAll(keepingCapacity: true)
         }
     }
 
     /// The weight of every term of section `number`, by term (for tests).
     func weights(ofSection number: Int) -> [String: Int] {
         var found: [String: Int] = [:]
-        for (term, list) in zip(terms, lists) {
-            for pair in stride(from: 0, to: list.count, by: 2) where list[pair] == number {
-                found[term] = list[pair + 1]
+        for (index, term) in terms.enumerated() {
+            let postings = list(index)
+            for pair in stride(from: postings.startIndex, to: postings.endIndex, by: 2)
+            where postings[pair] == number {
+                found[term] = postings[pair + 1]
             }
         }
         return found
@@ -223,9 +245,10 @@ struct SearchPostings {
             let stem = SearchTerms.stem(word, language: language)
             var wordScores: [Int: Int] = [:]
             func add(_ index: Int, factor: Int) {
-                let list = lists[index]
-                for pair in stride(from: 0, to: list.count, by: 2) {
-                    wordScores[list[pair]] = max(wordScores[list[pair]] ?? 0, list[pair + 1] * factor)
+                let postings = list(index)
+                for pair in stride(from: postings.startIndex, to: postings.endIndex, by: 2) {
+                    wordScores[postings[pair]] = max(
+                        wordScores[postings[pair]] ?? 0, postings[pair + 1] * factor)
                 }
             }
             let exact = find(stem)

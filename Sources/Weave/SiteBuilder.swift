@@ -52,6 +52,24 @@ public struct SiteStage: Sendable, Equatable {
     /// The stage's function, as `SiteBuilder.build` calls it (`PageWriting.write`).
     public var name: String
     public var duration: Duration
+
+    /// `timings (en):` then one line per stage, its time in milliseconds, then the total
+    /// (`workbook build --timings`, `workbook serve --timings`).
+    public static func lines(_ stages: [SiteStage], language: String) -> [String] {
+        func milliseconds(_ duration: Duration) -> String {
+            let (seconds, attoseconds) = duration.components
+            let value = Double(seconds) * 1000 + Double(attoseconds) / 1e15
+            return String(format: "%8.1f ms", value)
+        }
+        let width = stages.map(\.name.count).max() ?? 0
+        func padded(_ name: String) -> String {
+            name + String(repeating: " ", count: max(0, width - name.count))
+        }
+        let total = stages.reduce(Duration.zero) { $0 + $1.duration }
+        return ["timings (\(language)):"]
+            + stages.map { "  \(padded($0.name)) \(milliseconds($0.duration))" }
+            + ["  \(padded("total")) \(milliseconds(total))"]
+    }
 }
 
 /// Times the stages of one build, in the order they ran.

@@ -182,6 +182,9 @@ public struct SiteWords: Sendable, Hashable {
 extension SiteWords {
     /// Reads `words.json` from a theme folder. A missing or malformed file is a `Diagnostic` at
     /// `site/words.json` (at the line of the problem).
+    /// The words files read lately, by their text: every build of every language reads the file.
+    private static let parsed = Memo<MemoText, Result<SiteWords, WeaveMessage>>(capacity: 4)
+
     public static func load(themeFolder: URL) throws(Diagnostic) -> SiteWords {
         let url = themeFolder.appendingPathComponent(file)
         guard let text = Theme.read(url) else {
@@ -190,7 +193,10 @@ extension SiteWords {
                 at: SourceLocation(path: "site/" + file, line: 1))
         }
         do {
-            return try SiteWords(json: text)
+            return try parsed.value(for: MemoText(text)) {
+                Result { () throws(WeaveMessage) in try SiteWords(json: text) }
+            }
+            .get()
         } catch {
             var line = 1
             if case .invalidWords(let at, _) = error { line = at }

@@ -1,3 +1,4 @@
+import FileStamps
 import Foundation
 import Literate
 

@@ -1,3 +1,4 @@
+import FileStamps
 import Foundation
 import TestSupport
 import Testing
@@ -5,7 +6,12 @@ import Testing
 @testable import FileWatch
 
 private func snapshot(_ files: [String: (Double, Int)]) -> FolderSnapshot {
-    FolderSnapshot(files: files.mapValues { FileStamp(modified: $0.0, size: $0.1) })
+    FolderSnapshot(
+        files: files.mapValues { modified, size in
+            FileStamp(
+                size: Int64(size), seconds: Int(modified),
+                nanoseconds: Int((modified - modified.rounded(.down)) * 1e9))
+        })
 }
 
 /// The live site rebuilds once a change to the watched files has settled
@@ -74,6 +80,52 @@ struct FolderWatcherTests {
         }
         #expect(answers == debounceCase.expected)
     }
+
+    /// The watcher sleeps only for what is left of the quiet period, so a save settles
+    /// `quietPeriod` after it was seen, not after the last look.
+    @Test func theQuietPeriodLeftIsCountedFromWhenTheChangeWasSeen() throws {
+        var debouncer = ChangeDebouncer(initial: try #require(Self.snapshots["initial"]), quietPeriod: 0.03)
+        #expect(debouncer.remainingQuiet(at: 0.10) == nil)
+        #expect(debouncer.observe(try #require(Self.snapshots["edited"]), at: 0.15) == nil)
+        #expect(abs(try #require(debouncer.remainingQuiet(at: 0.16)) - 0.02) < 1e-9)
+        #expect(debouncer.observe(try #require(Self.snapshots["edited"]), at: 0.18) == ["chapters/01-a.md"])
+        #expect(debouncer.remainingQuiet(at: 0.19) == nil)
+    }
+
+    #if os(Linux)
+        /// An `inotify_event` record: its header (watch, mask, cookie, name length) and a name
+        /// padded to `length` bytes.
+        static func event(mask: Int32, name: String = "", length: Int = 0) -> [UInt8] {
+            var bytes: [UInt8] = []
+            for field in [UInt32(1), UInt32(bitPattern: mask), 0, UInt32(length)] {
+                withUnsafeBytes(of: field.littleEndian) { bytes += $0 }
+            }
+            let padded = Array(name.utf8) + [UInt8](repeating: 0, count: max(0, length - name.utf8.count))
+            return bytes + padded
+        }
+
+        /// Only a folder made or moved in, or lost events, send the watcher walking for new
+        /// watches; a file's save does not.
+        @Test func onlyAFolderThatAppearsAsksForNewWatches() {
+            let save =
+                Self.event(mask: IN_MODIFY, name: "01-a.md", length: 16)
+                + Self.event(mask: IN_CLOSE_WRITE, name: "01-a.md", length: 16)
+            #expect(!ChangeWaker.foldersAppeared(in: save[...]))
+            #expect(
+                ChangeWaker.foldersAppeared(
+                    in: (save + Self.event(mask: IN_CREATE | IN_ISDIR, name: "part", length: 16))[...]))
+            #expect(
+                ChangeWaker.foldersAppeared(
+                    in: Self.event(mask: IN_MOVED_TO | IN_ISDIR, name: "x", length: 16)[...]))
+            #expect(ChangeWaker.foldersAppeared(in: Self.event(mask: IN_Q_OVERFLOW)[...]))
+            #expect(
+                !ChangeWaker.foldersAppeared(
+                    in: Self.event(mask: IN_DELETE | IN_ISDIR, name: "gone", length: 16)[...]))
+            #expect(
+                !ChangeWaker.foldersAppeared(in: Self.event(mask: IN_CREATE, name: "new.md", length: 16)[...])
+            )
+        }
+    #endif
 
     @Test func snapshotSeesTheWatchedFoldersAndSkipsWorkCopies() throws {
         let book = try TemporaryFolder()

@@ -89,28 +89,13 @@ let buildCommand = Command(
     }
     if arguments.flag("timings") {
         for (site, report) in reports {
-            for line in stageLines(report.stages, language: site.language) { console.print(line) }
+            for line in SiteStage.lines(report.stages, language: site.language) { console.print(line) }
         }
     }
     console.print(
         "build: \(report.pages.count) pages, \(report.fileCount) files in \(displayPath(output, root: root)), "
             + "\(errors) error\(errors == 1 ? "" : "s")")
     return errors == 0 ? .success : .failure
-}
-
-/// `timings (en):` then one line per stage, its time in milliseconds, then the total.
-func stageLines(_ stages: [SiteStage], language: String) -> [String] {
-    func milliseconds(_ duration: Duration) -> String {
-        let (seconds, attoseconds) = duration.components
-        let value = Double(seconds) * 1000 + Double(attoseconds) / 1e15
-        return String(format: "%8.1f ms", value)
-    }
-    let width = stages.map(\.name.count).max() ?? 0
-    func padded(_ name: String) -> String { name + String(repeating: " ", count: max(0, width - name.count)) }
-    let total = stages.reduce(Duration.zero) { $0 + $1.duration }
-    return ["timings (\(language)):"]
-        + stages.map { "  \(padded($0.name)) \(milliseconds($0.duration))" }
-        + ["  \(padded("total")) \(milliseconds(total))"]
 }
 
 /// The output folder relative to the book when inside it, for a short summary line.

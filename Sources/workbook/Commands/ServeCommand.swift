@@ -110,6 +110,7 @@ let serveCommand = Command(
             OptionSpec(
                 "full-rebuild",
                 help: "Weave the whole site on every save, keeping nothing of the previous build."),
+            OptionSpec("timings", help: "After each rebuild, print how long each stage of it took."),
             OptionSpec(
                 "reference",
                 help: "Build the SDK's API reference once, in the background; serve it at /reference/."),
