@@ -78,7 +78,7 @@ struct PageWriting: Sendable {
         let jobs: [Job] = pages.all.map { .page($0) } + [.notFound(pages.notFound)]
         // A page equal to the previous build's, in an equal context, takes its previous bytes.
         let cache = options.cache
-        let previous = cache?.pages(renderedIn: site.pageInputs) ?? [:]
+        let (previous, previousFolder) = cache?.pages(renderedIn: site.pageInputs) ?? ([:], nil)
         let folder = options.outputFolder
         let written = ConcurrentMap.map(jobs) { job -> Result<(SiteContext.RenderedPage, Bool), Diagnostic> in
             let page = job.page
@@ -90,7 +90,11 @@ struct PageWriting: Sendable {
                 (rendered, reused) = (site.render(job), false)
             }
             do throws(Diagnostic) {
-                try SiteFiles.write(rendered.path, pieces: [rendered.file[...]], into: folder)
+                // A page rendered the same is linked from the previous build's folder when it is
+                // still there (a new name for the same file, not megabytes written again).
+                if !reused || !SiteFiles.link(rendered.path, from: previousFolder, into: folder) {
+                    try SiteFiles.write(rendered.path, pieces: [rendered.file[...]], into: folder)
+                }
             } catch {
                 return .failure(error)
             }
@@ -115,7 +119,7 @@ struct PageWriting: Sendable {
             case .failure(let diagnostic): throw diagnostic
             }
         }
-        cache?.remember(context: site.pageInputs, pages: remembered, rendered: renderedCount)
+        cache?.remember(context: site.pageInputs, pages: remembered, rendered: renderedCount, folder: folder)
         return result
     }
 }

@@ -42,6 +42,8 @@ public final class SiteCache: @unchecked Sendable {
     private let lock = NSLock()
     private var context: SiteContext?
     private var pages: [String: (page: SitePage, rendered: SiteContext.RenderedPage)] = [:]
+    /// Where the previous build wrote its pages: a page it rendered the same is linked from there.
+    private var folder: URL?
     private var index: (parts: [SearchIndex.Part], language: SearchLanguage, json: [UInt8])?
     private var printPage: (context: SiteContext, parts: [[UInt8]], pages: [[String]], file: [UInt8])?
     private var work = Work()
@@ -51,18 +53,21 @@ public final class SiteCache: @unchecked Sendable {
     /// What the last build rendered and reused.
     public var lastBuild: Work { lock.withLock { work } }
 
-    /// The previous build's pages, by output path, if they were rendered in an equal context.
-    func pages(renderedIn context: SiteContext) -> [String: (
-        page: SitePage, rendered: SiteContext.RenderedPage
-    )] {
-        lock.withLock { self.context == context ? pages : [:] }
+    /// The previous build's pages, by output path, if they were rendered in an equal context,
+    /// and the folder it wrote them into.
+    func pages(renderedIn context: SiteContext) -> (
+        pages: [String: (page: SitePage, rendered: SiteContext.RenderedPage)], folder: URL?
+    ) {
+        lock.withLock { self.context == context ? (pages, folder) : ([:], nil) }
     }
 
     /// Keeps this build's pages for the next one.
     func remember(
-        context: SiteContext, pages: [(page: SitePage, rendered: SiteContext.RenderedPage)], rendered: Int
+        context: SiteContext, pages: [(page: SitePage, rendered: SiteContext.RenderedPage)], rendered: Int,
+        folder: URL
     ) {
         lock.withLock {
+            self.folder = folder
             work = Work()
             work.pagesRendered = rendered
             work.pagesReused = pages.count - rendered

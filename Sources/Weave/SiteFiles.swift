@@ -100,6 +100,17 @@ enum SiteFiles {
         }
     }
 
+    /// Links `path` inside `previous` (an earlier build's folder) to `path` inside `folder`,
+    /// creating folders as needed; false when it cannot (no previous folder, the file gone, a
+    /// file system without hard links), and the caller writes the file instead. Only ever into a
+    /// fresh folder, so no later write truncates a file that an earlier site still serves.
+    static func link(_ path: String, from previous: URL?, into folder: URL) -> Bool {
+        guard let previous else { return false }
+        let url = folder.appendingPathComponent(path)
+        guard (try? createFolder(url.deletingLastPathComponent())) != nil else { return false }
+        return Foundation.link(previous.appendingPathComponent(path).path, url.path) == 0
+    }
+
     /// Copies `source` to `path` inside `folder`, creating folders as needed.
     static func copy(_ source: URL, to path: String, into folder: URL) throws(Diagnostic) {
         let url = folder.appendingPathComponent(path)

@@ -46,6 +46,34 @@ struct IncrementalRebuildTests {
         #expect(hasVietnamese)
     }
 
+    /// A rebuild that renders no page writes none either: each page of the new folder is a hard
+    /// link to the previous build's file (the same inode), so a save costs no megabytes of writes.
+    @Test func aPageRenderedTheSameIsLinkedFromThePreviousBuild() async throws {
+        let (linked, pages) = try await offPool { () throws -> (Int, Int) in
+            let book = try EditableBook(seed: 2)
+            let live = LiveSite()
+            let builder = LiveSiteBuilder(settings: book.settings(folder: "live", keeps: true), live: live)
+            try builder.prepare()
+            builder.rebuild()
+            let first = try #require(live.siteFolder)
+            builder.rebuild()
+            let second = try #require(live.siteFolder)
+            func inode(_ url: URL) -> UInt64? {
+                var info = stat()
+                return stat(url.path, &info) == 0 ? UInt64(info.st_ino) : nil
+            }
+            let names = try FileManager.default.contentsOfDirectory(atPath: second.path).filter {
+                $0.hasSuffix(".html") && $0 != "print.html"
+            }
+            let same = names.filter { name in
+                inode(first.appendingPathComponent(name)) == inode(second.appendingPathComponent(name))
+            }
+            return (same.count, names.count)
+        }
+        #expect(pages > 2)
+        #expect(linked == pages)
+    }
+
     /// Applies `steps` edits; after each, both builders rebuild. Returns what differed.
     static func run(seed: UInt64, steps: Int) throws -> [String] {
         let book = try EditableBook(seed: seed)
