@@ -83,6 +83,13 @@ package final class LiveSiteBuilder: @unchecked Sendable {
         }
     }
 
+    /// Tells the cache of `language` where its previous pages are now, so that the next build
+    /// links unchanged pages from there.
+    private func cachedPagesMoved(_ language: String, to folder: URL) {
+        guard settings.keepsPreviousBuild else { return }
+        lock.withLock { caches[language] }?.pagesMoved(to: folder)
+    }
+
     /// Builds one language's site, and notes what it rebuilt.
     private func build(_ site: SiteOptions, into work: inout [String]) throws(Diagnostic) -> [Diagnostic] {
         var site = site
@@ -139,7 +146,10 @@ package final class LiveSiteBuilder: @unchecked Sendable {
                 for language in languages {
                     let old = previous.appendingPathComponent(language)
                     guard FileManager.default.fileExists(atPath: old.path) else { continue }
-                    try? FileManager.default.moveItem(at: old, to: folder.appendingPathComponent(language))
+                    let moved = folder.appendingPathComponent(language)
+                    if (try? FileManager.default.moveItem(at: old, to: moved)) != nil {
+                        cachedPagesMoved(language, to: moved)
+                    }
                 }
                 publish(folder, number: number, diagnostics: diagnostics, languages: [english.language])
                 isPublished = true
@@ -152,7 +162,9 @@ package final class LiveSiteBuilder: @unchecked Sendable {
                 building = staging
                 diagnostics += try build(site, into: &work)
                 try? FileManager.default.removeItem(at: destination)
-                try? FileManager.default.moveItem(at: staging, to: destination)
+                if (try? FileManager.default.moveItem(at: staging, to: destination)) != nil {
+                    cachedPagesMoved(site.language, to: destination)
+                }
                 building = nil
             }
             publish(

@@ -1,3 +1,4 @@
+import FileStamps
 import Foundation
 
 /// What the last build of one site rendered, kept for the next build of the same site (a
@@ -44,6 +45,11 @@ public final class SiteCache: @unchecked Sendable {
     private var pages: [String: (page: SitePage, rendered: SiteContext.RenderedPage)] = [:]
     /// Where the previous build wrote its pages: a page it rendered the same is linked from there.
     private var folder: URL?
+    /// The files the previous build copied (theme assets, highlight.js), by path in the site, with
+    /// the stamps their sources had: a source with the same stamp is linked, not copied again.
+    private var copies: [String: FileStamp] = [:]
+    /// Where the previous build copied them (its pages' folder, remembered after the copies).
+    private var copiesFolder: URL?
     private var index: (parts: [SearchIndex.Part], language: SearchLanguage, json: [UInt8])?
     private var printPage: (context: SiteContext, parts: [[UInt8]], pages: [[String]], file: [UInt8])?
     private var work = Work()
@@ -59,6 +65,21 @@ public final class SiteCache: @unchecked Sendable {
         pages: [String: (page: SitePage, rendered: SiteContext.RenderedPage)], folder: URL?
     ) {
         lock.withLock { self.context == context ? (pages, folder) : ([:], nil) }
+    }
+
+    /// The files the previous build copied, with their sources' stamps, and where they are.
+    func copiedFiles() -> (stamps: [String: FileStamp], folder: URL?) {
+        lock.withLock { (copies, copiesFolder) }
+    }
+
+    /// Keeps what this build copied into `folder` for the next one.
+    func rememberCopies(_ stamps: [String: FileStamp], folder: URL) {
+        lock.withLock { (copies, copiesFolder) = (stamps, folder) }
+    }
+
+    /// The previous build's pages now live in `folder` (the live site moved them).
+    public func pagesMoved(to folder: URL) {
+        lock.withLock { (self.folder, copiesFolder) = (folder, folder) }
     }
 
     /// Keeps this build's pages for the next one.

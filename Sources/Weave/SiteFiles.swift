@@ -1,3 +1,4 @@
+import FileStamps
 import Foundation
 import Literate
 import SystemErrors
@@ -59,9 +60,24 @@ enum SiteFiles {
             files.append(FileJob(path: path, source: input.options.bookRoot.appendingPathComponent(path)))
         }
         let folder = input.options.outputFolder
-        for result in ConcurrentMap.map(files, { $0.run(into: folder) }) {
-            if case .failure(let diagnostic) = result { throw diagnostic }
+        // A copy whose source has the stamp it had in the previous build is linked from there.
+        let (copied, previous) = input.options.cache?.copiedFiles() ?? ([:], nil)
+        let stamps = ConcurrentMap.map(files) { job -> Result<FileStamp?, Diagnostic> in
+            guard let source = job.source else { return job.run(into: folder).map { nil } }
+            let stamp = FileStamp.of(source.path)
+            if let stamp, copied[job.path] == stamp, link(job.path, from: previous, into: folder) {
+                return .success(stamp)
+            }
+            return job.run(into: folder).map { stamp }
         }
+        var remembered: [String: FileStamp] = [:]
+        for (job, result) in zip(files, stamps) {
+            switch result {
+            case .success(let stamp): remembered[job.path] = stamp
+            case .failure(let diagnostic): throw diagnostic
+            }
+        }
+        input.options.cache?.rememberCopies(remembered, folder: folder)
         return Written(pages: pages, count: files.count)
     }
 
