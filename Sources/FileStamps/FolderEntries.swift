@@ -31,18 +31,18 @@ public enum FolderEntries {
         return entries
     }
 
-    /// Every file under `folders` of `root` (paths relative to `root`, in no particular order),
-    /// with its stamp: missing folders are empty, hidden ones and those `skips` names are not
-    /// entered, and the walk stops after `limit` files.
+    /// Every file under `folders` of `root` (paths relative to `root`, in no particular order; a
+    /// folder `""` is `root` itself), with its stamp: missing folders are empty, hidden ones and
+    /// those `skips` names are not entered, and the walk stops after `limit` files.
     public static func files(
         root: String, folders: [String], limit: Int = .max, skips: (String) -> Bool = { _ in false }
     ) -> [(path: String, stamp: FileStamp)] {
         var files: [(path: String, stamp: FileStamp)] = []
         var queue = folders
         while let folder = queue.popLast(), files.count < limit {
-            guard let entries = read(root + "/" + folder) else { continue }
+            guard let entries = read(folder.isEmpty ? root : root + "/" + folder) else { continue }
             for entry in entries {
-                let path = folder + "/" + entry.name
+                let path = folder.isEmpty ? entry.name : folder + "/" + entry.name
                 if entry.isFolder {
                     if !skips(entry.name) { queue.append(path) }
                 } else {

@@ -49,6 +49,16 @@ public final class Memo<Key: Hashable & Sendable, Value: Sendable>: @unchecked S
     }
 }
 
+extension Memo {
+    /// What a throwing `compute` gives for `key`, a failure remembered like a value (a file that
+    /// does not parse fails the same way until it changes).
+    public func value<Success, Failure: Error>(
+        for key: Key, catching compute: () throws(Failure) -> Success
+    ) throws(Failure) -> Success where Value == Result<Success, Failure> {
+        try value(for: key) { Result { () throws(Failure) in try compute() } }.get()
+    }
+}
+
 /// The last few values a function gave, for keys that are compared but not worth hashing (a
 /// whole book's code blocks: an unchanged block shares its text's storage with the previous
 /// build's, so comparing costs little where hashing would read every byte).

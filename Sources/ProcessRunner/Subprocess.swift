@@ -180,7 +180,8 @@ enum Spawn {
         var code: Int32 = 0
         // ETXTBSY: the program was written a moment ago and another thread's child, forked before
         // it closed the file, still holds it open for writing until that child execs. The file is
-        // fine; the moment passes, so try again, a bounded number of times.
+        // fine; the moment passes, so try again, a bounded number of times
+        // (source: "Linux man-pages: execve(2)").
         for attempt in 0..<busyRetries {
             code = withCStrings(argv) { argv in
                 withCStrings(variables) { envp in posix_spawn(&pid, path, &actions, &attributes, argv, envp) }

@@ -148,12 +148,12 @@ struct ReferencePages: Sendable {
         do {
             let data = try Data(contentsOf: url)
             let key = APIPageKey(document: data, page: api, offlineNote: offlineNote, words: words)
-            let markdown = try apiPages.value(for: key) { () -> Result<String, WeaveMessage> in
-                Result { () throws(WeaveMessage) in
+            let markdown = try apiPages.value(
+                for: key,
+                catching: { () throws(WeaveMessage) in
                     try OpenAPIReference.markdown(
                         json: data, page: api, offlineNote: offlineNote, words: words)
-                }
-            }.get()
+                })
             return (markdown, nil)
         } catch let error as WeaveMessage {
             return (

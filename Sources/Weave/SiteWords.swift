@@ -193,10 +193,11 @@ extension SiteWords {
                 at: SourceLocation(path: "site/" + file, line: 1))
         }
         do {
-            return try parsed.value(for: MemoText(text)) {
-                Result { () throws(WeaveMessage) in try SiteWords(json: text) }
-            }
-            .get()
+            return try parsed.value(
+                for: MemoText(text),
+                catching: { () throws(WeaveMessage) in
+                    try SiteWords(json: text)
+                })
         } catch {
             var line = 1
             if case .invalidWords(let at, _) = error { line = at }

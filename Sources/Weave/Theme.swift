@@ -43,16 +43,12 @@ public struct Theme: Sendable, Equatable {
         // Read again only when a file of the folder changed (the live site loads it on every save).
         let key = ThemeKey(
             folder: folder.standardizedFileURL.path, includeContent: includeContent,
-            files: files(under: folder).map {
-                ThemeKey.File(path: $0, stamp: FileStamp.of(folder.appendingPathComponent($0).path))
+            files: stampedFiles(under: folder).map { ThemeKey.File(path: $0.path, stamp: $0.stamp) })
+        return try loaded.value(
+            for: key,
+            catching: { () throws(Diagnostic) in
+                try read(folder, includeContent: includeContent)
             })
-        return try loaded.value(for: key) { () -> Result<Theme, Diagnostic> in
-            do throws(Diagnostic) {
-                return .success(try read(folder, includeContent: includeContent))
-            } catch {
-                return .failure(error)
-            }
-        }.get()
     }
 
     private static let loaded = Memo<ThemeKey, Result<Theme, Diagnostic>>(capacity: 8)
@@ -153,19 +149,12 @@ public struct Theme: Sendable, Equatable {
 
     /// Every regular file under `folder`, relative to it, sorted; hidden files are skipped.
     static func files(under folder: URL) -> [String] {
-        guard let enumerator = FileManager.default.enumerator(atPath: folder.path) else { return [] }
-        var result: [String] = []
-        while let path = enumerator.nextObject() as? String {
-            if path.split(separator: "/").contains(where: { $0.hasPrefix(".") }) { continue }
-            var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(
-                atPath: folder.appendingPathComponent(path).path, isDirectory: &isDirectory),
-                !isDirectory.boolValue
-            {
-                result.append(path)
-            }
-        }
-        return result.sorted()
+        stampedFiles(under: folder).map(\.path)
+    }
+
+    /// The same files with their stamps, read in one walk (`readdir` and `fstatat`).
+    static func stampedFiles(under folder: URL) -> [(path: String, stamp: FileStamp)] {
+        FolderEntries.files(root: folder.path, folders: [""]).sorted { $0.path < $1.path }
     }
 }
 

@@ -34,31 +34,34 @@ struct SpawnTests {
         }
     }
 
-    @Test func aProgramBusyForAMomentStartsOnASecondTry() throws {
-        let script = try BusyScript()
+    /// Starts `script` while it is held open, `freed` saying whether the first pause closes it;
+    /// what the start gave and the pauses it made.
+    static func start(_ script: BusyScript, freed: Bool) -> (outcome: Spawn.Outcome, pauses: [Int]) {
         #expect(script.writer >= 0)
         var pauses: [Int] = []
         let outcome = Spawn.start(
             script.path, [], in: nil, environment: [:], output: .discarded, errors: nil,
             pause: { attempt in
                 pauses.append(attempt)
-                script.close()
+                if freed { script.close() }
             })
+        return (outcome, pauses)
+    }
+
+    @Test func aProgramBusyForAMomentStartsOnASecondTry() throws {
+        let script = try BusyScript()
+        let (outcome, pauses) = Self.start(script, freed: true)
         guard case .success(let pid) = outcome else {
             Issue.record("expected the second try to start the script, got \(outcome)")
             return
         }
-        #expect(Spawn.waitForExit(pid) == .exited(0))
+        // The script stays on disk until the shell has read it.
+        withExtendedLifetime(script) { #expect(Spawn.waitForExit(pid) == .exited(0)) }
         #expect(pauses == [0])
     }
 
     @Test func aProgramThatStaysBusyFailsWithETXTBSYAfterBoundedTries() throws {
-        let script = try BusyScript()
-        #expect(script.writer >= 0)
-        var pauses: [Int] = []
-        let outcome = Spawn.start(
-            script.path, [], in: nil, environment: [:], output: .discarded, errors: nil,
-            pause: { pauses.append($0) })
+        let (outcome, pauses) = Self.start(try BusyScript(), freed: false)
         guard case .failure(let code) = outcome else {
             Issue.record("expected ETXTBSY, got \(outcome)")
             return
