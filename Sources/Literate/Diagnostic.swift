@@ -69,4 +69,11 @@ public struct Diagnostic: Error, Hashable, Sendable, CustomStringConvertible {
 
 extension Array where Element == Diagnostic {
     public var hasErrors: Bool { contains { $0.severity == .error } }
+
+    /// Each diagnostic once, where it first stands: the builds of a book's languages read the
+    /// same chapters, so each of them finds what the others find.
+    public func removingRepeats() -> [Diagnostic] {
+        var seen: Set<Diagnostic> = []
+        return filter { seen.insert($0).inserted }
+    }
 }

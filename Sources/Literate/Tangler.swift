@@ -212,8 +212,7 @@ public enum Tangler {
     }
 
     private static func unique(_ diagnostics: [Diagnostic]) -> [Diagnostic] {
-        var seen: Set<Diagnostic> = []
-        return diagnostics.filter { seen.insert($0).inserted }.sorted(by: Diagnostic.bookOrder)
+        diagnostics.removingRepeats().sorted(by: Diagnostic.bookOrder)
     }
 }
 

@@ -140,7 +140,7 @@ package final class LiveSiteBuilder: @unchecked Sendable {
         do throws(Diagnostic) {
             // The PO files are read after the English site is out.
             let english = try BookLanguages.english(options)
-            diagnostics += try build(english, into: &work)
+            diagnostics = try build(english, into: &work)
             let languages = english.otherLanguages.map(\.code)
             if let previous, !languages.isEmpty {
                 for language in languages {
@@ -160,7 +160,7 @@ package final class LiveSiteBuilder: @unchecked Sendable {
                 let staging = settings.outputFolder.appendingPathComponent("site-\(number).\(site.language)")
                 site.outputFolder = staging
                 building = staging
-                diagnostics += try build(site, into: &work)
+                diagnostics = (diagnostics + (try build(site, into: &work))).removingRepeats()
                 try? FileManager.default.removeItem(at: destination)
                 if (try? FileManager.default.moveItem(at: staging, to: destination)) != nil {
                     cachedPagesMoved(site.language, to: destination)

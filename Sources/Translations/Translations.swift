@@ -129,7 +129,8 @@ public struct TranslationStatus: Equatable, Sendable {
     }
 
     public var language: String
-    /// One row per source file, in the order the PO file first names them.
+    /// One row per source file, in the order the book adds them to the template: by the first
+    /// message a file brings first (one a file shares with an earlier file does not place it).
     public var rows: [Row]
     /// Every message once, whatever number of files share it.
     public var total: Counts
@@ -144,9 +145,11 @@ public struct TranslationStatus: Equatable, Sendable {
     public init(language: String, file: POFile) {
         var rows: [Row] = []
         var indexes: [String: Int] = [:]
+        var places: [String: Int] = [:]
         var total = Counts()
-        for entry in file.entries {
+        for (number, entry) in file.entries.enumerated() {
             total.count(entry)
+            if let path = entry.references.first?.path, places[path] == nil { places[path] = number }
             var seen: Set<String> = []
             for reference in entry.references where seen.insert(reference.path).inserted {
                 let index: Int
@@ -160,7 +163,8 @@ public struct TranslationStatus: Equatable, Sendable {
                 rows[index].counts.count(entry)
             }
         }
-        self.init(language: language, rows: rows, total: total)
+        let place = { (row: Row) in places[row.path] ?? file.entries.count + indexes[row.path, default: 0] }
+        self.init(language: language, rows: rows.sorted { place($0) < place($1) }, total: total)
     }
 
     /// The table `workbook i18n status` prints for this language.

@@ -229,6 +229,23 @@ struct LiveSiteTests {
         #expect(live.siteFolder == folder.url)
     }
 
+    /// The checks read the chapters the build read, so both may find the same thing: the banner
+    /// lists it once, in the build's place.
+    @Test func aFindingOfBothTheBuildAndTheChecksIsListedOnce() throws {
+        let folder = try SiteFolder()
+        let live = LiveSite()
+        let unlisted = LiveStatus.Diagnostic(
+            file: "chapters/SUMMARY.md", line: 10, column: 1, severity: "error",
+            message: "chapters/03-x.md is not listed")
+        let drift = LiveStatus.Diagnostic(
+            file: "chapters/02-y.md", line: 17, column: 1, severity: "warning",
+            message: "chunk 'z' is never used")
+        live.buildSucceeded(folder: folder.url, diagnostics: [])
+        live.buildFailed(diagnostics: [unlisted])
+        live.checksFinished(diagnostics: [drift, unlisted], restartReason: nil)
+        #expect(live.status.diagnostics == [unlisted, drift])
+    }
+
     @Test func liveRoutesTakeOnlyGetAndHead() async throws {
         let response = await get("/_workbook/status", method: .post, from: try liveResponder(LiveSite()))
         #expect(response == HTTPError.methodNotAllowed(.post, allowed: [.get, .head]).response)
@@ -417,14 +434,8 @@ struct LiveSiteLoopbackTests {
 @Suite("workbook serve with the site", .serialized)
 struct ServeSiteProcessTests {
     @Test func serveAnswersAtOnceThenServesTheBookAndReloadsAfterASave() async throws {
-        let book = try SiteFolder(files: [:])
-        try FileManager.default.copyItem(
-            at: repositoryRoot.appendingPathComponent("Tests/WeaveTests/Fixtures/small-book"),
-            to: book.url.appendingPathComponent("book"))
-        let root = book.url.appendingPathComponent("book")
-        let data = try DataFolder()
-        let server = try await ServeProcess.start(
-            ["--port", "0", "--data-dir", data.url.path, "--book", root.path], site: true)
+        let served = try await ServedSmallBook.start()
+        let (root, server) = (served.root, served.server)
         #expect(server.stdoutLines.contains { $0.hasPrefix("site: http://127.0.0.1:") })
         #expect(await rawGet("/healthz", port: server.port).hasPrefix("HTTP/1.1 200"))
 
@@ -458,14 +469,8 @@ struct ServeSiteProcessTests {
 @Suite("workbook serve and a hostile chapter", .serialized)
 struct ServeHostileChapterTests {
     @Test func aChapterThatWouldExhaustTheTanglerIsABannerErrorAndTheServerStaysUp() async throws {
-        let book = try SiteFolder(files: [:])
-        try FileManager.default.copyItem(
-            at: repositoryRoot.appendingPathComponent("Tests/WeaveTests/Fixtures/small-book"),
-            to: book.url.appendingPathComponent("book"))
-        let root = book.url.appendingPathComponent("book")
-        let data = try DataFolder()
-        let server = try await ServeProcess.start(
-            ["--port", "0", "--data-dir", data.url.path, "--book", root.path], site: true)
+        let served = try await ServedSmallBook.start()
+        let (root, server) = (served.root, served.server)
         let events = try RawClient(port: server.port, receiveTimeoutSeconds: 60)
         events.send("GET /_workbook/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
         #expect(await events.read(until: #""state":"ready""#).contains(#""generation":1"#))
@@ -490,6 +495,27 @@ struct ServeHostileChapterTests {
 
         server.send(SIGTERM)
         #expect(await server.exitStatus(seconds: 10) == 0)
+    }
+}
+
+/// The repository's small site fixture, copied to a folder of its own and served there by
+/// `workbook serve` with the site; `prepare` may change the copy before the server starts.
+struct ServedSmallBook {
+    let folder: SiteFolder
+    let data: DataFolder
+    let server: ServeProcess
+    var root: URL { folder.url.appendingPathComponent("book") }
+
+    static func start(prepare: (URL) throws -> Void = { _ in }) async throws -> ServedSmallBook {
+        let folder = try SiteFolder(files: [:])
+        let root = folder.url.appendingPathComponent("book")
+        try FileManager.default.copyItem(
+            at: repositoryRoot.appendingPathComponent("Tests/WeaveTests/Fixtures/small-book"), to: root)
+        try prepare(root)
+        let data = try DataFolder()
+        let server = try await ServeProcess.start(
+            ["--port", "0", "--data-dir", data.url.path, "--book", root.path], site: true)
+        return ServedSmallBook(folder: folder, data: data, server: server)
     }
 }
 

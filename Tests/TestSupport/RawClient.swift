@@ -112,13 +112,21 @@ public final class RawClient: @unchecked Sendable {
         readUntilClosed(maxBytes: maxBytes).text
     }
 
-    /// Reads until `marker` has arrived, the server closes, or the receive timeout passes:
+    /// Reads until `marker` has arrived, the server closes, the receive timeout passes without
+    /// a byte, or `seconds` have passed in all (a stream's heartbeats would keep it going):
     /// one event of a stream that stays open.
-    public func read(until marker: String, maxBytes: Int = 1 << 16) -> String {
+    public func read(until marker: String, maxBytes: Int = 1 << 16, seconds: Double = 120) -> String {
+        read(untilAnyOf: [marker], maxBytes: maxBytes, seconds: seconds)
+    }
+
+    /// ``read(until:maxBytes:seconds:)`` until the first of several markers.
+    public func read(untilAnyOf markers: [String], maxBytes: Int = 1 << 16, seconds: Double = 120) -> String {
         var received = Data()
         var buffer = [UInt8](repeating: 0, count: 4096)
-        while received.count < maxBytes {
-            if String(decoding: received, as: UTF8.self).contains(marker) { break }
+        let deadline = Date(timeIntervalSinceNow: seconds)
+        while received.count < maxBytes, Date() < deadline {
+            let text = String(decoding: received, as: UTF8.self)
+            if markers.contains(where: text.contains) { break }
             let count = recv(descriptor, &buffer, buffer.count, 0)
             guard count > 0 else { break }
             received.append(contentsOf: buffer[0..<count])
@@ -139,7 +147,14 @@ extension RawClient {
     }
 
     /// ``read(until:maxBytes:)`` off the cooperative pool.
-    public func read(until marker: String, maxBytes: Int = 1 << 16) async -> String {
-        await offPool { self.read(until: marker, maxBytes: maxBytes) }
+    public func read(until marker: String, maxBytes: Int = 1 << 16, seconds: Double = 120) async -> String {
+        await offPool { self.read(until: marker, maxBytes: maxBytes, seconds: seconds) }
+    }
+
+    /// ``read(untilAnyOf:maxBytes:seconds:)`` off the cooperative pool.
+    public func read(untilAnyOf markers: [String], maxBytes: Int = 1 << 16, seconds: Double = 120) async
+        -> String
+    {
+        await offPool { self.read(untilAnyOf: markers, maxBytes: maxBytes, seconds: seconds) }
     }
 }

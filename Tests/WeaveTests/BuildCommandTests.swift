@@ -68,6 +68,34 @@ struct BuildCommandTests {
                 + "in out, 1 error\n")
     }
 
+    /// Each language's build reads the same chapters and finds the same broken link: it is
+    /// printed, and counted, once.
+    @Test func aTranslatedBookReportsEachFindingOnce() throws {
+        let book = try TemporaryBook(chapters: ["01-a.md": "# A\n\nSee [b](02-b.md).\n"])
+        try FileManager.default.createDirectory(
+            at: book.root.appendingPathComponent("po"), withIntermediateDirectories: true)
+        try Data(
+            """
+            msgid ""
+            msgstr ""
+            "Content-Type: text/plain; charset=UTF-8\\n"
+            "Language: vi\\n"
+
+            msgid "A"
+            msgstr "Chữ A"
+
+            """.utf8
+        ).write(to: book.root.appendingPathComponent("po/vi.po"))
+        let output = try Self.workbook(["build", "--book", book.root.path, "--out", book.output.path])
+        #expect(output.status == 1)
+        #expect(book.output("vi/chapters/01-a.html") != nil)
+        #expect(
+            Self.bookLines(output.stderr) == [
+                "chapters/01-a.md:3:5: error: broken link '02-b.md': no page or file 'chapters/02-b.md' in the book"
+            ])
+        #expect(output.stdout.hasSuffix(" files in out, 1 error\n"), "\(output.stdout)")
+    }
+
     @Test func aForeignOutputFolderIsBadInput() throws {
         let book = try TemporaryBook(chapters: ["01-a.md": "# A\n"], files: ["out/notes.txt": "mine"])
         let output = try Self.workbook(["build", "--book", book.root.path, "--out", book.output.path])

@@ -12,7 +12,9 @@ one without a list is for every page). Between runs it waits for the background 
 checkers, tangle drift) to finish, so that each save starts from a quiet server.
 
 Prints every figure, what the server says it rebuilt and how long that took, and ends with
-`save -> reload: median N ms, p95 N ms over RUNS saves`.
+`save -> reload: median N ms, p95 N ms over RUNS saves`, then the server's resident memory (VmRSS
+of /proc/PID/status, read when the server is quiet) after the first save and after the last:
+`RUNS` = 200 gives the figure after 200 saves that the live site's memory target is about.
 """
 import http.client
 import json
@@ -55,10 +57,13 @@ def main():
         line, word = word_to_change(original)
         print(f"editing one word of {chapter.name}, line {line + 1}: '{word}'", flush=True)
         figures = []
+        memory = []
         try:
             for run in range(runs):
                 time.sleep(3.5)
                 settle(events, quiet=0.5)
+                if run == 1:
+                    memory.append(resident_kilobytes(server.pid))
                 del rebuilds[:]
                 lines = original.split("\n")
                 if run % 2 == 0:
@@ -69,14 +74,29 @@ def main():
                 figures.append((time.perf_counter() - started) * 1000)
                 time.sleep(0.3)
                 print(f"run {run + 1}: {figures[-1]:.0f} ms   ({'; '.join(rebuilds)})", flush=True)
+            time.sleep(3.5)
+            settle(events, quiet=0.5)
+            memory.append(resident_kilobytes(server.pid))
         finally:
             chapter.write_text(original)
         p95 = sorted(figures)[max(0, math.ceil(0.95 * len(figures)) - 1)]
         print(f"save -> reload: median {statistics.median(figures):.0f} ms, p95 {p95:.0f} ms "
               f"over {runs} saves (site {site})")
+        if len(memory) == 2:
+            first, last = memory
+            print(f"memory (RSS): {first / 1024:.1f} MB after 1 save, {last / 1024:.1f} MB after {runs} "
+                  f"saves ({100 * (last - first) / first:+.1f} %; target: within 10 % after 200)")
     finally:
         server.terminate()
         server.wait(timeout=15)
+
+
+def resident_kilobytes(pid):
+    """The process's resident set size in kB, from the VmRSS line of /proc/PID/status."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    raise SystemExit(f"no VmRSS in /proc/{pid}/status")
 
 
 def word_to_change(text):

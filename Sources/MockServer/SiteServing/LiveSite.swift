@@ -112,7 +112,8 @@ public final class LiveSite: @unchecked Sendable {
         let changed: LiveStatus? = lock.withLock {
             var next = current
             change(&next)
-            next.diagnostics = buildDiagnostics + checkDiagnostics
+            // The checks read the chapters the build read: what both found is listed once.
+            next.diagnostics = buildDiagnostics + checkDiagnostics.filter { !buildDiagnostics.contains($0) }
             guard next != current else { return nil }
             current = next
             return next

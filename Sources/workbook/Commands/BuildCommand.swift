@@ -72,7 +72,7 @@ let buildCommand = Command(
         throw commandFailure(error, console: console)
     }
     let report = reports[0].report
-    let diagnostics = reports.flatMap(\.report.diagnostics)
+    let diagnostics = reports.flatMap(\.report.diagnostics).removingRepeats()
     for diagnostic in diagnostics { console.error(diagnostic.description) }
     let errors = diagnostics.filter { $0.severity == .error }.count
     if let coverage = report.coverageFile {
