@@ -65,7 +65,7 @@ enum CitationScanner {
         -> (citations: [Citation], headings: [String], unlinked: [Citation])
     {
         let tree = document.flatMap { $0.children.isEmpty ? nil : $0 } ?? MarkdownParser.parse(source)
-        let lines = source.split(separator: "\n", omittingEmptySubsequences: false)
+        let lines = source.lines
         var walker = ProseWalker(path: path, lines: lines)
         tree.walk(&walker)
         return (walker.citations + walker.swift.citations, walker.headings, walker.unlinked)
@@ -104,7 +104,7 @@ enum CitationScanner {
 
     private static func scanSwift(path: String, text: String, commentsOnly: Bool) -> [Citation] {
         var scope = SwiftLabels(commentsOnly: commentsOnly)
-        for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        for (index, line) in text.lines.enumerated() {
             scope.read(line, path: path, line: index + 1)
         }
         return scope.citations

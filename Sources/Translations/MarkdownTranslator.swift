@@ -13,7 +13,7 @@ public enum MarkdownTranslator {
     /// `source` with each message that `lookup` translates replaced; the others stay in the
     /// source's language and are listed in the result's fallbacks.
     public static func translate(_ source: String, lookup: (String) -> String?) -> TranslatedMarkdown {
-        var lines = source.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        var lines = source.lines.map(String.init)
         var result = TranslatedMarkdown(markdown: source)
         var rows: [Int: (row: [String], column: Int, isFirst: Bool)] = [:]
         for placed in MarkdownMessages.placed(source) {
@@ -165,6 +165,7 @@ public enum MarkdownTranslator {
     /// or an HTML `<code>` or `<kbd>` element begun by an earlier word: a line break there
     /// would split what a reader, or a tool reading the Markdown line by line, takes as one piece.
     static func insideSpans(_ words: [Substring]) -> [Bool] {
+        // A loop over bytes: a paragraph is cut into words for every message of every chapter.
         var result: [Bool] = []
         var brackets = 0
         var parentheses = 0
@@ -173,13 +174,8 @@ public enum MarkdownTranslator {
         var htmlCode = 0
         for word in words {
             result.append(brackets > 0 || parentheses > 0 || inCode || inTag || htmlCode > 0)
-            let lowered = word.lowercased()
-            for opening in ["<code", "<kbd"] {
-                htmlCode += lowered.components(separatedBy: opening).count - 1
-            }
-            for closing in ["</code>", "</kbd>"] {
-                htmlCode -= lowered.components(separatedBy: closing).count - 1
-            }
+            for opening in Self.openingCodeTags { htmlCode += occurrences(of: opening, in: word) }
+            for closing in Self.closingCodeTags { htmlCode -= occurrences(of: closing, in: word) }
             htmlCode = max(0, htmlCode)
             if let open = word.lastIndex(of: "<") {
                 inTag = !word[open...].contains(">")
@@ -203,6 +199,35 @@ public enum MarkdownTranslator {
             }
         }
         return result
+    }
+
+    private static let openingCodeTags = [Array("<code".utf8), Array("<kbd".utf8)]
+    private static let closingCodeTags = [Array("</code>".utf8), Array("</kbd>".utf8)]
+
+    /// How many times `needle` (lowercase ASCII) stands in `word`, whatever the case of its
+    /// letters there; occurrences do not overlap.
+    static func occurrences(of needle: [UInt8], in word: Substring) -> Int {
+        let bytes = word.utf8
+        var count = 0
+        var index = bytes.startIndex
+        while let start = bytes[index...].firstIndex(of: needle[0]) {
+            var end = start
+            var matched = 0
+            while matched < needle.count, end < bytes.endIndex {
+                let byte = bytes[end]
+                let lowered = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 32 : byte
+                guard lowered == needle[matched] else { break }
+                matched += 1
+                end = bytes.index(after: end)
+            }
+            if matched == needle.count {
+                count += 1
+                index = end
+            } else {
+                index = bytes.index(after: start)
+            }
+        }
+        return count
     }
 
     /// Whether a line may start with `word` inside a paragraph without starting another block.
@@ -239,7 +264,7 @@ public enum MarkdownTranslator {
         in lines: inout [String]
     ) -> Bool {
         guard line <= lines.count else { return false }
-        let count = text.split(separator: "\n", omittingEmptySubsequences: false).count
+        let count = text.lines.count
         guard var wrapped = wrap(words(translation), into: count)?.joined(separator: "\n") else {
             return false
         }
@@ -249,7 +274,7 @@ public enum MarkdownTranslator {
         rest.replaceSubrange(range, with: before + wrapped + after)
         lines.replaceSubrange(
             (line - 1)...,
-            with: rest.split(separator: "\n", omittingEmptySubsequences: false).map(String.init))
+            with: rest.lines.map(String.init))
         return true
     }
 

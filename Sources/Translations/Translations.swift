@@ -79,15 +79,45 @@ public enum Translations {
         return UpdateReport(messages: catalog.messages.count, merged: merged)
     }
 
-    /// The status of every language with a PO file, read with libgettextpo.
+    /// The status of every language with a PO file, read with libgettextpo, its rows in the
+    /// book's order (``sourceOrder(root:)``).
     public static func status(root: URL) throws(TranslationError) -> [TranslationStatus] {
         var statuses: [TranslationStatus] = []
+        let order = try sourceOrder(root: root)
         for language in try languages(root: root) {
             let path = "\(BookMessages.folder)/\(language).po"
             let file = try POFile.read(root.appendingPathComponent(path), path: path)
-            statuses.append(TranslationStatus(language: language, file: file))
+            var status = TranslationStatus(language: language, file: file)
+            // A file of the book by its place there; any other after them, as the PO file names it.
+            let places = Dictionary(
+                order.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+            status.rows = status.rows.enumerated().sorted {
+                (places[$0.element.path] ?? order.count + $0.offset, $0.offset)
+                    < (places[$1.element.path] ?? order.count + $1.offset, $1.offset)
+            }.map(\.element)
+            statuses.append(status)
         }
         return statuses
+    }
+
+    /// The book's files in the order the template takes them: the summary, its chapters in
+    /// reading order, then each exercise's task and hints. (A message shared by two files stands
+    /// in the PO file where the first of them has it, so the PO file alone cannot tell this order.)
+    static func sourceOrder(root: URL) throws(TranslationError) -> [String] {
+        let summaryPath = "chapters/\(BookSummary.fileName)"
+        var order = [summaryPath]
+        let summaryFile = root.appendingPathComponent(summaryPath)
+        // A summary that cannot be read leaves the chapters in the PO file's order: `extract`
+        // and `check` say what is wrong with it.
+        if let text = try? BookMessages.readText(summaryFile, path: summaryPath),
+            let summary = try? BookSummary.parse(text, path: summaryPath)
+        {
+            order += summary.parts.flatMap(\.entries).map { "chapters/\($0.file)" }
+        }
+        for folder in try BookMessages.exerciseFolders(root: root) {
+            order += ["exercises/\(folder)/README.md", "exercises/\(folder)/HINTS.md"]
+        }
+        return order
     }
 }
 
@@ -129,8 +159,8 @@ public struct TranslationStatus: Equatable, Sendable {
     }
 
     public var language: String
-    /// One row per source file, in the order the book adds them to the template: by the first
-    /// message a file brings first (one a file shares with an earlier file does not place it).
+    /// One row per source file, in the order the PO file first names them (``Translations/status(root:)``
+    /// puts them in the book's order).
     public var rows: [Row]
     /// Every message once, whatever number of files share it.
     public var total: Counts
@@ -145,11 +175,9 @@ public struct TranslationStatus: Equatable, Sendable {
     public init(language: String, file: POFile) {
         var rows: [Row] = []
         var indexes: [String: Int] = [:]
-        var places: [String: Int] = [:]
         var total = Counts()
-        for (number, entry) in file.entries.enumerated() {
+        for entry in file.entries {
             total.count(entry)
-            if let path = entry.references.first?.path, places[path] == nil { places[path] = number }
             var seen: Set<String> = []
             for reference in entry.references where seen.insert(reference.path).inserted {
                 let index: Int
@@ -163,8 +191,7 @@ public struct TranslationStatus: Equatable, Sendable {
                 rows[index].counts.count(entry)
             }
         }
-        let place = { (row: Row) in places[row.path] ?? file.entries.count + indexes[row.path, default: 0] }
-        self.init(language: language, rows: rows.sorted { place($0) < place($1) }, total: total)
+        self.init(language: language, rows: rows, total: total)
     }
 
     /// The table `workbook i18n status` prints for this language.

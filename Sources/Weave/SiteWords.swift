@@ -42,8 +42,10 @@ public struct SiteWords: Sendable, Hashable {
         guard case .object(let members)? = try? JSONValue(data: data) else {
             throw .invalidWords(line: 1, detail: "the file must be one JSON object of words")
         }
-        let positions = JSONSyntax.valuePositions(in: data) ?? [:]
-        func line(_ key: String) -> Int { positions[JSONSyntax.path("$", member: key)]?.line ?? 1 }
+        // Where each value stands is found only for an error message: it costs more than the rest.
+        func line(_ key: String) -> Int {
+            JSONSyntax.valuePositions(in: data)?[JSONSyntax.path("$", member: key)]?.line ?? 1
+        }
         var seen: [String: Int] = [:]
         for (index, textLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             guard let key = Self.key(onLine: textLine) else { continue }
@@ -161,21 +163,52 @@ public struct SiteWords: Sendable, Hashable {
     static func scriptKeys(in script: String) -> [(key: String, line: Int)] {
         var found: [(key: String, line: Int)] = []
         var seen: Set<String> = []
-        for (index, line) in script.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            var rest = line[...]
-            while let call = rest.range(of: "t(\"") {
-                let before = rest[..<call.lowerBound].last
-                rest = rest[call.upperBound...]
-                // `t(` alone, not the end of another name (`split("`).
-                if let before, before.isLetter || before.isNumber || before == "_" || before == "$" {
+        var script = script
+        script.withUTF8 { bytes in
+            let (newline, quote) = (UInt8(ascii: "\n"), UInt8(ascii: "\""))
+            var line = 1
+            var index = 0
+            while index < bytes.count {
+                let byte = bytes[index]
+                if byte == newline { line += 1 }
+                guard byte == UInt8(ascii: "t"), index + 2 < bytes.count,
+                    bytes[index + 1] == UInt8(ascii: "("),
+                    bytes[index + 2] == quote
+                else {
+                    index += 1
                     continue
                 }
-                guard let end = rest.firstIndex(of: "\"") else { break }
-                let key = String(rest[..<end])
-                if isKey(key), seen.insert(key).inserted { found.append((key, index + 1)) }
+                // `t(` alone, not the end of another name (`split("`).
+                if index > 0, isNamePart(bytes[index - 1]) {
+                    index += 3
+                    continue
+                }
+                var end = index + 3
+                while end < bytes.count, bytes[end] != quote, bytes[end] != newline { end += 1 }
+                // Without its closing quote on the line, the rest of the line holds no key.
+                guard end < bytes.count, bytes[end] == quote else {
+                    index = end
+                    continue
+                }
+                let key = String(
+                    decoding: UnsafeBufferPointer(rebasing: bytes[(index + 3)..<end]), as: UTF8.self)
+                if isKey(key), seen.insert(key).inserted { found.append((key, line)) }
+                index = end + 1
             }
         }
         return found
+    }
+
+    /// A byte that may end a JavaScript name: an ASCII letter, digit, `_` or `$`, or any byte of
+    /// a character beyond ASCII (most of which that stand there are letters).
+    private static func isNamePart(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "$"), 0x80...:
+            return true
+        default:
+            return false
+        }
     }
 }
 

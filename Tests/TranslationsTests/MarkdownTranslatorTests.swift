@@ -152,4 +152,14 @@ import Weave
                 </div>
                 """)
     }
+
+    /// A line break never falls inside an HTML `<code>` or `<kbd>` element, whatever the case of
+    /// its tag's letters.
+    @Test func wordsInsideAnHTMLCodeElementContinueIt() {
+        let words = "see <Code>let x = 1</CODE> and <kbd>Cmd</kbd> done".split(separator: " ")
+        #expect(
+            MarkdownTranslator.insideSpans(words) == [false, false, true, true, true, false, false, false])
+        #expect(MarkdownTranslator.occurrences(of: Array("<code".utf8), in: "<CODE>a</code><code<cod") == 2)
+        #expect(MarkdownTranslator.occurrences(of: Array("</kbd>".utf8), in: "x</KBD></kbd") == 1)
+    }
 }

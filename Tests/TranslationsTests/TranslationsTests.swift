@@ -316,27 +316,6 @@ struct UpdateAndStatusTests {
             ])
     }
 
-    /// A message an exercise shares with a chapter comes before the chapter's own messages; the
-    /// exercise's row still follows the chapters', where the template adds the exercise.
-    @Test func rowsFollowTheFilesTheTemplateAddsNotTheirSharedMessages() {
-        func entry(_ text: String, _ paths: String...) -> POFile.Entry {
-            .init(msgid: text, msgstr: "", isFuzzy: false, references: paths.map { .init(path: $0, line: 1) })
-        }
-        let status = TranslationStatus(
-            language: "vi",
-            file: POFile(entries: [
-                entry("Routing", "chapters/SUMMARY.md", "chapters/02-routing.md"),
-                entry("Try it", "chapters/01-opening.md", "exercises/01-parse/README.md"),
-                entry("A router", "chapters/02-routing.md"),
-                entry("Parse a link", "exercises/01-parse/README.md"),
-            ]))
-        #expect(
-            status.rows.map(\.path) == [
-                "chapters/SUMMARY.md", "chapters/01-opening.md", "chapters/02-routing.md",
-                "exercises/01-parse/README.md",
-            ])
-    }
-
     @Test func brokenPOFileIsAnErrorAtItsLine() throws {
         let book = try fixtureBook()
         try book.write("po/vi.po", "msgid \"a\"\nmsgstr \"b\"\n\nmsgid c\nmsgstr \"d\"\n")

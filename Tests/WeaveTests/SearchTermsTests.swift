@@ -233,3 +233,15 @@ struct SearchTermsTests {
         #expect(terms == terms.sorted { $0.utf16.lexicographicallyPrecedes($1.utf16) })
     }
 }
+
+/// The words a synonym group is matched by: ASCII text takes a loop over bytes, other text
+/// Unicode's letters and digits; both give lower-case runs of letters and digits.
+struct SearchSynonymWordsTests {
+    @Test func asciiAndUnicodeTextAreSplitAlike() {
+        #expect(
+            SearchSynonyms.words("Deep-Link 2 UNIVERSAL_links\r\nok, App Links.")
+                == ["deep", "link", "2", "universal", "links", "ok", "app", "links"])
+        #expect(SearchSynonyms.words("Liên KẾT sâu (deep link)") == ["liên", "kết", "sâu", "deep", "link"])
+        #expect(SearchSynonyms.words(" -- ") == [])
+    }
+}

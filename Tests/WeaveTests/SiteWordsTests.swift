@@ -122,6 +122,20 @@ struct SiteWordsTests {
         #expect(!theme.scriptWordKeys(kind: nil).contains("lab.cleared"))
     }
 
+    /// Each `t("key"` call once, at the line of its first use; not the end of another name, not
+    /// a string that is not a key, not a literal left open at the end of its line.
+    @Test func aScriptsKeysAreItsTCallsInOrder() {
+        let script = """
+            const a = t("lab.cleared"), b = t("site.search-label");
+            text.split("lab.ignored"); $t("lab.dollar"); my_t("lab.under"); ét("lab.accent");
+            t("not a key") + t("lab.cleared") + t("lab.open
+            t("lab.next-line", { count: 2 }) + t("sim.x.y")
+            """
+        let found = SiteWords.scriptKeys(in: script)
+        #expect(found.map(\.key) == ["lab.cleared", "site.search-label", "lab.next-line", "sim.x.y"])
+        #expect(found.map(\.line) == [1, 1, 4, 4])
+    }
+
     @Test func aWordIsFilledAndAMissingWordShowsItsKey() throws {
         let words = try SiteWords(json: #"{"nav.minutes": "{minutes} min", "a.b": "x {y} {z}"}"#)
         #expect(words.format("nav.minutes", ["minutes": "12"]) == "12 min")

@@ -16,6 +16,7 @@ Prints every figure, what the server says it rebuilt and how long that took, and
 of /proc/PID/status, read when the server is quiet) after the first save and after the last:
 `RUNS` = 200 gives the figure after 200 saves that the live site's memory target is about.
 """
+import collections
 import http.client
 import json
 import math
@@ -40,6 +41,7 @@ def main():
          "--config", str(book / "config/demo.json")],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     rebuilds = []
+    last_lines = collections.deque(maxlen=30)
     try:
         port = None
         for line in server.stdout:
@@ -48,7 +50,7 @@ def main():
                 port = int(match.group(1))
                 break
         threading.Thread(target=lambda: [None for _ in server.stdout], daemon=True).start()
-        threading.Thread(target=collect_rebuilds, args=(server.stderr, rebuilds), daemon=True).start()
+        threading.Thread(target=collect_rebuilds, args=(server.stderr, rebuilds, last_lines), daemon=True).start()
         wait_ready(port)
         events = open_events(port)
         chapters = sorted(p for p in (book / "chapters").glob("*.md") if p.name != "SUMMARY.md")
@@ -86,6 +88,14 @@ def main():
             first, last = memory
             print(f"memory (RSS): {first / 1024:.1f} MB after 1 save, {last / 1024:.1f} MB after {runs} "
                   f"saves ({100 * (last - first) / first:+.1f} %; target: within 10 % after 200)")
+    except SystemExit:
+        # Say what the server last wrote, and whether it is still running.
+        status = server.poll()
+        print("the server " + ("is still running" if status is None else f"ended with status {status}")
+              + "; its last lines:", file=sys.stderr)
+        for line in last_lines:
+            print("  " + line, file=sys.stderr)
+        raise
     finally:
         server.terminate()
         server.wait(timeout=15)
@@ -114,9 +124,11 @@ def word_to_change(text):
     raise SystemExit("no prose word to change in the chapter")
 
 
-def collect_rebuilds(stream, rebuilds):
-    """Keeps the server's lines that say what a rebuild did (`site: en: 1 page, ... in 12 ms`)."""
+def collect_rebuilds(stream, rebuilds, last_lines):
+    """Keeps the server's lines that say what a rebuild did (`site: en: 1 page, ... in 12 ms`),
+    and the last lines it wrote, to show if the run fails."""
     for line in stream:
+        last_lines.append(line.rstrip("\n"))
         match = re.match(r"site: ((en|vi): .*)$", line.strip())
         if match:
             rebuilds.append(match.group(1))
