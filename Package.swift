@@ -170,7 +170,7 @@ let package = Package(
         // files merged with GNU gettext's msgmerge and read with its libgettextpo.
         .target(
             name: "Translations",
-            dependencies: ["CGettextPo", "Literate", "ProcessRunner", "SystemErrors", "Weave"],
+            dependencies: ["CGettextPo", "FileStamps", "Literate", "ProcessRunner", "SystemErrors", "Weave"],
             swiftSettings: optimisedInDebug
         ),
         // Folders watched for saves: inotify on Linux, polling elsewhere, snapshots say what changed.

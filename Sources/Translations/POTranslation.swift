@@ -1,3 +1,4 @@
+import FileStamps
 import Foundation
 import Literate
 import Weave
@@ -10,12 +11,23 @@ extension Translations {
         -> SiteTranslation
     {
         let path = "\(BookMessages.folder)/\(language).po"
-        let file = try POFile.read(root.appendingPathComponent(path), path: path)
-        var table: [String: String] = [:]
-        for entry in file.entries where !entry.isFuzzy && !entry.msgstr.isEmpty {
-            table[entry.msgid] = entry.msgstr
+        let url = root.appendingPathComponent(path)
+        // Reading a PO file of 2 MB takes libgettextpo over 100 ms; the live site asks for it on
+        // every save, and it seldom changed. Without a stamp (no such file) it is read, to fail.
+        let readTable = { () throws(TranslationError) -> [String: String] in
+            var table: [String: String] = [:]
+            for entry in try POFile.read(url, path: path).entries
+            where !entry.isFuzzy && !entry.msgstr.isEmpty {
+                table[entry.msgid] = entry.msgstr
+            }
+            return table
         }
-        let messages = table
+        let messages: [String: String]
+        if let stamp = FileStamp.of(url.path) {
+            messages = try tables.value(for: StampedFile(path: url.path, stamp: stamp), catching: readTable)
+        } else {
+            messages = try readTable()
+        }
         let catalog = Catalogs.identity(of: messages)
         return SiteTranslation(
             language: language,
@@ -25,6 +37,15 @@ extension Translations {
                 }
             },
             message: { messages[$0] })
+    }
+
+    /// The message tables read lately, by their PO file's path and stamp (device, inode, size,
+    /// modification time), as the theme's and the citations' memos key their files.
+    private static let tables = Memo<StampedFile, Result<[String: String], TranslationError>>(capacity: 8)
+
+    private struct StampedFile: Hashable, Sendable {
+        var path: String
+        var stamp: FileStamp
     }
 
     /// The files translated lately, by their text and the messages they were translated with: a
