@@ -316,6 +316,25 @@ struct UpdateAndStatusTests {
             ])
     }
 
+    /// A message the second exercise shares with a chapter stands in the PO file where the
+    /// chapter has it, before the first exercise's messages; the rows still follow the book.
+    @Test func statusRowsFollowTheBookNotThePOFile() throws {
+        try #require(BookChecker.findExecutable("msgmerge") != nil, "msgmerge (Debian: gettext) is missing")
+        let book = try fixtureBook()
+        try book.write("exercises/02-route/README.md", "# Route a link\n\nCheck the scheme.\n")
+        try book.write("po/vi.po", Self.vietnamese)
+        _ = try Translations.update(root: book.url)
+        let status = try Translations.status(root: book.url)
+        #expect(
+            status.map { $0.rows.map(\.path) } == [
+                [
+                    "chapters/SUMMARY.md", "chapters/01-opening.md", "chapters/02-routing.md",
+                    "exercises/01-parse/README.md", "exercises/01-parse/HINTS.md",
+                    "exercises/02-route/README.md",
+                ]
+            ])
+    }
+
     @Test func brokenPOFileIsAnErrorAtItsLine() throws {
         let book = try fixtureBook()
         try book.write("po/vi.po", "msgid \"a\"\nmsgstr \"b\"\n\nmsgid c\nmsgstr \"d\"\n")
