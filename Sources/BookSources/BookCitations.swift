@@ -49,6 +49,15 @@ public struct BookCitations: Sendable {
     }
 
     private static let collected = Memo<Inputs, BookCitations>(capacity: 4)
+    /// The bibliography, parsed again only when its bytes changed.
+    private static let parsedBibliographies = Memo<Data, (Bibliography, [Diagnostic])>(capacity: 4)
+    /// Each Swift file's citations, by the file's stamp.
+    private static let scannedSwiftFiles = Memo<StampedSwiftFile, [Citation]>(capacity: 4096)
+
+    private struct StampedSwiftFile: Hashable, Sendable {
+        var root: String
+        var file: Inputs.File
+    }
 
     /// Every file the citations are read from: the chapters with their text (read already), the
     /// other files with their stamps (read only when one changed).
@@ -102,7 +111,9 @@ public struct BookCitations: Sendable {
         if !FileManager.default.fileExists(atPath: url.path) {
             (bibliography, bibliographyProblems) = (Bibliography(), [])
         } else if let data = FileManager.default.contents(atPath: url.path) {
-            (bibliography, bibliographyProblems) = Bibliography.parse(data, path: Bibliography.path)
+            (bibliography, bibliographyProblems) = parsedBibliographies.value(for: data) {
+                Bibliography.parse(data, path: Bibliography.path)
+            }
         } else {
             (bibliography, bibliographyProblems) = (
                 Bibliography(),
@@ -136,8 +147,14 @@ public struct BookCitations: Sendable {
             unlinked += found.unlinked
         }
         citations += ConcurrentMap.map(inputs.swift) { file -> [Citation] in
-            guard let text = inputs.text(file), !isGenerated(text) else { return [] }
-            return CitationScanner.swift(path: file.path, text: text, commentsOnly: file.commentsOnly)
+            func scan() -> [Citation] {
+                guard let text = inputs.text(file), !isGenerated(text) else { return [] }
+                return CitationScanner.swift(path: file.path, text: text, commentsOnly: file.commentsOnly)
+            }
+            // A file with a stamp is read only when the stamp changed: a save reads one file, not
+            // every Swift file of the book.
+            guard file.stamp != nil else { return scan() }
+            return scannedSwiftFiles.value(for: StampedSwiftFile(root: inputs.root.path, file: file), scan)
         }.flatMap { $0 }
 
         var resolver = Resolver(

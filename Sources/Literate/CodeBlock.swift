@@ -22,6 +22,9 @@ public struct CodeBlock: Sendable, Equatable {
         set { text = CodeText(lines: newValue) }
     }
 
+    /// How many lines ``lines`` holds, without making them.
+    public var lineCount: Int { text.count }
+
     public init(
         chapter: String, location: SourceLocation, contentLine: Int, contentColumn: Int, info: String,
         attributes: BlockAttributes, lines: [String], isFenced: Bool

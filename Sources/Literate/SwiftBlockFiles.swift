@@ -79,7 +79,7 @@ public struct SwiftBlockFiles: Sendable {
         }
         for (index, block) in blocks.enumerated() where block.chapter == message.path {
             // One past the last line still belongs to the block: "expected '}'" lands there.
-            let lines = block.contentLine...(block.contentLine + block.lines.count)
+            let lines = block.contentLine...(block.contentLine + block.lineCount)
             if lines.contains(message.line) {
                 return (index, clamp(message.line - block.contentLine, in: block))
             }
@@ -88,6 +88,6 @@ public struct SwiftBlockFiles: Sendable {
     }
 
     private func clamp(_ line: Int, in block: CodeBlock) -> Int {
-        min(max(0, line), max(0, block.lines.count - 1))
+        min(max(0, line), max(0, block.lineCount - 1))
     }
 }

@@ -54,19 +54,21 @@ struct BlockProofs: Sendable {
         }
         var proofs = BlockProofs(
             reports: reports, blocks: tangle.blocks,
-            directory: ChunkDirectory(blocks: tangle.blocks, pageOutput: BookPages.chapterOutput),
+            directory: directories.value(for: tangle.blocks) {
+                ChunkDirectory(blocks: tangle.blocks, pageOutput: BookPages.chapterOutput)
+            },
             badges: [:], targets: [:], testedCount: 0, coverageName: coverageName, diagnostics: diagnostics)
         for (index, report) in reports.enumerated() {
             let block = report.block
             let key = BlockKey(chapter: block.chapter, line: block.location.line)
-            let lines = block.contentLine..<(block.contentLine + block.lines.count)
+            let lines = block.contentLine..<(block.contentLine + block.lineCount)
             let tested = lines.contains {
                 testedLines.contains(SourceLocation(path: block.chapter, line: $0))
             }
             let failed = failedChecks.contains {
                 guard let location = $0.location, location.path == block.chapter else { return false }
                 return location.line >= block.location.line
-                    && location.line <= block.contentLine + block.lines.count
+                    && location.line <= block.contentLine + block.lineCount
             }
             let badge = Badge(report.status, tested: tested, failed: failed)
             if badge == .tested { proofs.testedCount += 1 }
@@ -76,6 +78,11 @@ struct BlockProofs: Sendable {
         }
         return proofs
     }
+
+    /// The chunk directories of the last builds, by their blocks (a prose edit keeps the blocks,
+    /// so a save reuses the directory; an unchanged chapter's blocks share their storage with
+    /// the previous build's, so comparing them costs little).
+    private static let directories = RecentValues<[CodeBlock], ChunkDirectory>(capacity: 4)
 
     /// The chapter lines that coverage data shows running, or what is wrong with the data.
     private static func loadCoverage(_ url: URL, files: [TangledFile]) -> Result<

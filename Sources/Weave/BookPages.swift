@@ -63,11 +63,13 @@ enum BookPages {
                 let key = BlockKey(chapter: chapter.path, line: block.location.line)
                 let folded =
                     page.foldsCode
-                    && CodeFold.folds(targets: blockTargets[key] ?? [], lineCount: block.lines.count)
-                return total + (folded ? 0 : block.lines.count)
+                    && CodeFold.folds(targets: blockTargets[key] ?? [], lineCount: block.lineCount)
+                return total + (folded ? 0 : block.lineCount)
             }
-            page.readingMinutes = ReadingTime.minutes(
-                words: ReadingTime.proseWords(chapter.source), openCodeLines: openLines)
+            let words = proseWordCounts.value(for: MemoText(chapter.source)) {
+                ReadingTime.proseWords(chapter.source)
+            }
+            page.readingMinutes = ReadingTime.minutes(words: words, openCodeLines: openLines)
             return page
         }
         for var exercise in exercises {
@@ -79,6 +81,9 @@ enum BookPages {
         }
         return pages
     }
+
+    /// Each chapter's count of prose words, by its text: a save counts one chapter's.
+    private static let proseWordCounts = Memo<MemoText, Int>(capacity: 512)
 
     /// `chapters/03-x.md` is written to `chapters/03-x.html`.
     static func chapterOutput(_ path: String) -> String {
@@ -162,7 +167,7 @@ enum BookPages {
             if let hintsSource = Theme.read(folder.appendingPathComponent("\(name)/HINTS.md")) {
                 let (hints, hintsTranslation) = translate("exercises/\(name)/HINTS.md", hintsSource)
                 // The hints file's own title and its first lines stay out: the page has a heading.
-                var lines = hints.split(separator: "\n", omittingEmptySubsequences: false)
+                var lines = hints.lines
                 var skipped = 0
                 if lines.first?.hasPrefix("# ") == true {
                     lines.removeFirst()
@@ -172,15 +177,14 @@ enum BookPages {
                 text += "\n## \(words[.exerciseHints])\n\n"
                 appendix = SitePage.Appendix(
                     source: "exercises/\(name)/HINTS.md",
-                    fromLine: text.split(separator: "\n", omittingEmptySubsequences: false).count,
+                    fromLine: text.lines.count,
                     firstLine: skipped + 1
                 )
                 text += lines.joined(separator: "\n")
                 if translation != nil {
                     sourceText +=
                         (sourceText.hasSuffix("\n") ? "" : "\n") + "\n## \(sourceWords[.exerciseHints])\n\n"
-                    sourceText += hintsSource.split(separator: "\n", omittingEmptySubsequences: false)
-                        .dropFirst(skipped).joined(separator: "\n")
+                    sourceText += hintsSource.lines.dropFirst(skipped).joined(separator: "\n")
                 }
                 if var combined = translation, let hintsTranslation, let appendix {
                     // Hints line k is page line fromLine + k - firstLine.

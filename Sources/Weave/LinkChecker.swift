@@ -107,14 +107,16 @@ struct LinkResolver: Sendable {
             return .success(.external)
         }
         if destination.hasPrefix("/") { return .failure(.absoluteLink(destination: destination)) }
+        // `#`, `?` and `/` are ASCII: a link's parts are found over its UTF-8 bytes, as RFC 3986
+        // splits a URI, without walking it by grapheme.
         var pathPart = Substring(destination)
         var fragment: String?
-        if let hash = pathPart.firstIndex(of: "#") {
-            let raw = String(pathPart[pathPart.index(after: hash)...])
+        if let hash = destination.utf8.firstIndex(of: UInt8(ascii: "#")) {
+            let raw = String(destination[destination.utf8.index(after: hash)...])
             fragment = raw.utf8.contains(UInt8(ascii: "%")) ? raw.removingPercentEncoding ?? raw : raw
-            pathPart = pathPart[..<hash]
+            pathPart = destination[..<hash]
         }
-        if let question = pathPart.firstIndex(of: "?") { pathPart = pathPart[..<question] }
+        if let question = pathPart.utf8.firstIndex(of: UInt8(ascii: "?")) { pathPart = pathPart[..<question] }
         var decoded = String(pathPart)
         if decoded.utf8.contains(UInt8(ascii: "%")) { decoded = decoded.removingPercentEncoding ?? decoded }
         let target: String
@@ -143,15 +145,18 @@ struct LinkResolver: Sendable {
     /// `scheme:` per RFC 3986 (a letter, then letters, digits, `+`, `-`, `.`).
     static func hasScheme(_ destination: String) -> Bool {
         var sawLetter = false
-        for scalar in destination.unicodeScalars {
-            if scalar == ":" { return sawLetter }
-            let isLetter = ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar)
+        for byte in destination.utf8 {
+            if byte == UInt8(ascii: ":") { return sawLetter }
+            let isLetter = (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20)
             if !sawLetter {
                 guard isLetter else { return false }
                 sawLetter = true
                 continue
             }
-            guard isLetter || ("0"..."9").contains(scalar) || scalar == "+" || scalar == "-" || scalar == "."
+            guard
+                isLetter || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+                    || byte == UInt8(ascii: "+")
+                    || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
             else { return false }
         }
         return false
@@ -159,12 +164,16 @@ struct LinkResolver: Sendable {
 
     /// The folder part of a book-relative path (`chapters` for `chapters/03-x.md`).
     static func folder(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return "" }
+        guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return "" }
         return String(path[..<slash])
     }
 
     /// `relative` resolved against `folder`, normalised; nil when `..` climbs above the book.
     static func join(_ folder: String, _ relative: String) -> String? {
+        // Most links name a file beside the page, or below it: nothing to normalise.
+        if isNormal(folder), isNormal(relative) {
+            return folder.isEmpty ? relative : relative.isEmpty ? folder : folder + "/" + relative
+        }
         var parts = folder.split(separator: "/").map(String.init)
         for component in relative.split(separator: "/", omittingEmptySubsequences: true) {
             switch component {
@@ -176,6 +185,18 @@ struct LinkResolver: Sendable {
             }
         }
         return parts.joined(separator: "/")
+    }
+
+    /// Whether `path` has no empty, `.` or `..` component, and no slash at either end (a
+    /// component starting with a dot counts as `.`: such paths take the long way).
+    private static func isNormal(_ path: String) -> Bool {
+        let (slash, dot) = (UInt8(ascii: "/"), UInt8(ascii: "."))
+        var previous = slash
+        for byte in path.utf8 {
+            if previous == slash, byte == slash || byte == dot { return false }
+            previous = byte
+        }
+        return previous != slash || path.isEmpty
     }
 }
 

@@ -154,7 +154,7 @@ struct SiteContext: Sendable, Equatable {
         }
         let files = targets[key] ?? block.attributes.file.map { [$0] } ?? []
         var fold: String?
-        if page.foldsCode, CodeFold.folds(targets: files, lineCount: block.lines.count) {
+        if page.foldsCode, CodeFold.folds(targets: files, lineCount: block.lineCount) {
             let label =
                 name.map { "⟨\($0)⟩" } ?? block.attributes.file.map {
                     String($0.split(separator: "/").last ?? "")

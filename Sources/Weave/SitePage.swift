@@ -115,12 +115,33 @@ struct SitePage: Sendable, Equatable {
             codeIDs[line] =
                 directory?.entry(BlockKey(chapter: source, line: line))?.id ?? "code-\(line)"
         }
-        var passes = WalkerPair(
-            first: AnchorCollector(reserved: Array(codeIDs.values) + reserved),
-            second: LinkCollector(source: text))
-        document.traverse(&passes)
-        headings = passes.first.headings
-        htmlIDs = passes.first.htmlIDs
-        links = passes.second.links
+        let codeIDs = Array(codeIDs.values)
+        let key = WalkKey(
+            markdown: MemoBytes(text.bytes),
+            reserved: codeIDs.sorted() + reserved)
+        let walked = Self.walks.value(for: key) {
+            var passes = WalkerPair(
+                first: AnchorCollector(reserved: codeIDs + reserved), second: LinkCollector(source: text))
+            document.traverse(&passes)
+            return Walk(
+                headings: passes.first.headings, htmlIDs: passes.first.htmlIDs, links: passes.second.links)
+        }
+        (headings, htmlIDs, links) = (walked.headings, walked.htmlIDs, walked.links)
+    }
+
+    /// What the walk found on the pages walked lately, by their Markdown and the ids kept from
+    /// their headings: a save walks the pages it changed. (The tree is the Markdown's, parsed
+    /// the one way every page is, so the text stands for it.)
+    private static let walks = Memo<WalkKey, Walk>(capacity: 512)
+
+    private struct WalkKey: Hashable, Sendable {
+        var markdown: MemoBytes
+        var reserved: [String]
+    }
+
+    private struct Walk: Sendable {
+        var headings: [HeadingAnchor]
+        var htmlIDs: [String]
+        var links: [PageLink]
     }
 }

@@ -98,6 +98,30 @@ struct LinkCheckerTests {
         #expect(Self.resolver.resolve(item.destination, from: item.from) == item.expected)
     }
 
+    /// A link's path joins its page's folder; `.`, `..` and empty components are normalised
+    /// (the plain case takes a shortcut that must give the same), and climbing above the book fails.
+    @Test func pathsJoinTheirPagesFolder() {
+        let cases: [(folder: String, relative: String, joined: String?)] = [
+            ("chapters", "03-x.md", "chapters/03-x.md"),
+            ("", "README.md", "README.md"),
+            ("exercises/01-try", "images/a.svg", "exercises/01-try/images/a.svg"),
+            ("chapters", "../exercises/01-try/README.md", "exercises/01-try/README.md"),
+            ("chapters", "./a.md", "chapters/a.md"),
+            ("chapters", "a//b.md", "chapters/a/b.md"),
+            ("chapters", "sub/", "chapters/sub"),
+            ("chapters", ".hidden/x.md", "chapters/.hidden/x.md"),
+            ("chapters", "a/./b/../c.md", "chapters/a/c.md"),
+            ("chapters", "..", ""),
+            ("", "../x.md", nil),
+            ("chapters/deep", "../../../x.md", nil),
+        ]
+        #expect(cases.map { LinkResolver.join($0.folder, $0.relative) } == cases.map(\.joined))
+        let schemes = [
+            "https://x.test", "mailto:a@b.test", "1http:x", "a+b.c-d:x", "ç:x", "03-x.md", ":x", "A:b",
+        ]
+        #expect(schemes.map(LinkResolver.hasScheme) == [true, true, false, true, false, false, false, true])
+    }
+
     @Test func hrefsAreRelativeToThePageThatHoldsThem() {
         let linker = Linker(from: "chapters/01-a.html")
         #expect(linker.href(page: "chapters/02-b.html", anchor: "setup") == "02-b.html#setup")

@@ -1,0 +1,43 @@
+import Foundation
+import Testing
+
+@testable import Literate
+
+/// Memo keys hash a text by folding its bytes, and compare it whole: equal texts are equal keys,
+/// and a text that differs in one byte, or only in length, is another key.
+struct MemoKeyTests {
+    static let text =
+        "Một liên kết — a link: https://example.test/x?y=1\n" + String(repeating: "ab", count: 40)
+
+    @Test func equalTextsAreEqualKeysWithEqualHashes() {
+        let copy = String(decoding: Array(Self.text.utf8), as: UTF8.self)
+        #expect(MemoText(Self.text) == MemoText(copy))
+        #expect(MemoText(Self.text).hashValue == MemoText(copy).hashValue)
+        #expect(MemoBytes(Array(Self.text.utf8)) == MemoBytes(Array(copy.utf8)))
+        #expect(MemoBytes(Array(Self.text.utf8)).hashValue == MemoBytes(Array(copy.utf8)).hashValue)
+    }
+
+    /// Every position of the text, the last few bytes (the fold's tail) included: a change of one
+    /// byte changes the folded word, so the two keys go to different hashes, not only `==`.
+    @Test func oneChangedByteAnywhereChangesTheFold() {
+        let bytes = Array(Self.text.utf8)
+        let original = bytes.withUnsafeBytes { MemoText.fold($0) }
+        var same: [Int] = []
+        for index in bytes.indices {
+            var changed = bytes
+            changed[index] ^= 0x01
+            if changed.withUnsafeBytes({ MemoText.fold($0) }) == original { same.append(index) }
+            #expect(MemoBytes(changed) != MemoBytes(bytes))
+        }
+        #expect(same == [])
+    }
+
+    @Test func lengthCountsEvenForZeroBytes() {
+        let folds = (0..<20).map {
+            Array(repeating: UInt8(0), count: $0).withUnsafeBytes { MemoText.fold($0) }
+        }
+        #expect(Set(folds).count == folds.count)
+        #expect(MemoBytes([]) == MemoBytes([]))
+        #expect(MemoText("") != MemoText("\0"))
+    }
+}
