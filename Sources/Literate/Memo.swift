@@ -107,30 +107,45 @@ public enum Memos {
 /// dashes, arrows and Vietnamese.
 public struct MemoText: Hashable, Sendable {
     public let text: String
+    /// The text's bytes folded into one word (``fold(_:)``), once: a memo's dictionary hashes a
+    /// key again to insert it, and compares it with the keys in its bucket.
+    private let folded: UInt64
 
     public init(_ text: String) {
         var text = text
         text.makeContiguousUTF8()
+        folded = text.withUTF8 { Self.fold(UnsafeRawBufferPointer($0)) }
         self.text = text
     }
 
-    /// Every byte is folded eight at a time into a 64-bit word, and the `Hasher` gets only that
-    /// word: a save hashes each chapter's text in several memos, and `Hasher` itself (SipHash)
-    /// costs over ten instructions a byte there. Keys are still compared whole (`==`), so a
-    /// collision costs a comparison, never a wrong value.
+    /// The `Hasher` gets only the folded word: a save hashes each chapter's text in several
+    /// memos, and `Hasher` itself (SipHash) costs over ten instructions a byte there. Keys are
+    /// still compared whole (`==`), so a collision costs a comparison, never a wrong value.
     public func hash(into hasher: inout Hasher) {
-        var text = text
-        hasher.combine(text.withUTF8 { Self.fold(UnsafeRawBufferPointer($0)) })
+        hasher.combine(folded)
     }
 
-    /// A multiply-and-rotate fold of `bytes` (its length included), eight bytes a step.
+    /// A multiply-and-rotate fold of `bytes` (its length included), eight bytes a step, in four
+    /// independent lanes so that the multiplications overlap.
     static func fold(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
         let multiplier: UInt64 = 0x9E37_79B9_7F4A_7C15
-        var word = UInt64(bytes.count) &* multiplier
+        func step(_ word: UInt64, _ offset: Int) -> UInt64 {
+            ((word ^ bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) &* multiplier)
+                .rotatedLeft(by: 29)
+        }
+        var lanes: (UInt64, UInt64, UInt64, UInt64) = (UInt64(bytes.count) &* multiplier, 1, 2, 3)
         var offset = 0
+        while offset + 32 <= bytes.count {
+            lanes = (
+                step(lanes.0, offset), step(lanes.1, offset + 8), step(lanes.2, offset + 16),
+                step(lanes.3, offset + 24)
+            )
+            offset += 32
+        }
+        var word =
+            lanes.0 ^ lanes.1.rotatedLeft(by: 16) ^ lanes.2.rotatedLeft(by: 32) ^ lanes.3.rotatedLeft(by: 48)
         while offset + 8 <= bytes.count {
-            let next = bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-            word = ((word ^ next) &* multiplier).rotatedLeft(by: 29)
+            word = step(word, offset)
             offset += 8
         }
         var tail: UInt64 = 0
@@ -142,6 +157,7 @@ public struct MemoText: Hashable, Sendable {
     }
 
     public static func == (lhs: MemoText, rhs: MemoText) -> Bool {
+        guard lhs.folded == rhs.folded else { return false }
         var (left, right) = (lhs.text, rhs.text)
         return left.withUTF8 { a in
             right.withUTF8 { b in

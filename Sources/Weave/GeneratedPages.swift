@@ -3,7 +3,7 @@ import Literate
 /// The Markdown of the pages the builder writes itself.
 enum GeneratedPages {
     /// One row of the snippet index: a block, where it stands and what proves it.
-    struct SnippetRow: Sendable {
+    struct SnippetRow: Sendable, Equatable {
         var block: CodeBlock
         var chapterTitle: String
         var chapterNumber: Int?

@@ -49,7 +49,11 @@ struct ReferencePages: Sendable {
                 SitePage(
                     kind: .citations(page.kind), source: page.file,
                     output: BookPages.chapterOutput(page.file),
-                    markdown: CitationPages.markdown(page, citedIn: citedIn, words: words))
+                    markdown: citationMarkdown.value(
+                        for: CitationPageKey(page: page, citedIn: citedIn, words: words)
+                    ) {
+                        CitationPages.markdown(page, citedIn: citedIn, words: words)
+                    })
             }
         }
         for index in generated.indices {
@@ -120,8 +124,33 @@ struct ReferencePages: Sendable {
                 files: proofs.targets[key] ?? [], badge: proofs.badges[key] ?? .displayOnly)
             if block.attributes.isTangled { tangled.append(row) } else { others.append(row) }
         }
-        return GeneratedPages.snippetIndex(
+        let key = SnippetIndexKey(
             tangled: tangled, others: others, coverage: proofs.coverageName, words: words)
+        return snippetIndexes.value(for: key) {
+            GeneratedPages.snippetIndex(
+                tangled: tangled, others: others, coverage: key.coverage, words: words)
+        }
+    }
+
+    /// The snippet index's Markdown of the last builds, by its rows: a prose edit leaves every
+    /// row as it was. The rows are compared, not hashed: an unchanged chapter's blocks share
+    /// their text with the previous build's.
+    private static let snippetIndexes = RecentValues<SnippetIndexKey, String>(capacity: 4)
+
+    /// Each page of what the book cites, by its entries and the sections citing them.
+    private static let citationMarkdown = RecentValues<CitationPageKey, String>(capacity: 8)
+
+    private struct CitationPageKey: Equatable, Sendable {
+        var page: CitationPages.Page
+        var citedIn: [String: [CitationPages.CitingSection]]
+        var words: SiteWords
+    }
+
+    private struct SnippetIndexKey: Equatable, Sendable {
+        var tangled: [GeneratedPages.SnippetRow]
+        var others: [GeneratedPages.SnippetRow]
+        var coverage: String?
+        var words: SiteWords
     }
 
     /// The API pages written lately, by everything they are written from.

@@ -260,26 +260,39 @@ struct TermTable {
     }
 }
 
-/// The term tables of earlier builds, by language. A build starts from a copy of its language's
-/// table and puts back what it grew to; two builds at once each grow their own copy.
+/// One page's part of the index read with a ``TermTable``: term, section and weight in threes,
+/// section by section, its sections numbered from 0; and every term its words were read into.
+/// The numbers are the table's, so a part's postings are kept with the table they were read with.
+struct PartPostings: Sendable {
+    var part: SearchIndex.Part
+    var postings: [Int]
+    var sectionCount: Int
+    var terms: [Int]
+}
+
+/// The term tables of earlier builds, by language, each with the parts read with it. A build
+/// starts from a copy of its language's table and puts back what it grew to, with its parts;
+/// two builds at once each grow their own copy, and the table kept is kept with its own parts.
 final class TermTables: @unchecked Sendable {
     /// Past this many words (a book rewritten many times over), a table starts again.
     static let limit = 500_000
     static let shared = TermTables()
 
     private let lock = NSLock()
-    private var tables: [SearchLanguage: TermTable] = [:]
+    private var tables: [SearchLanguage: (table: TermTable, parts: [PartPostings])] = [:]
 
-    /// The table for `language`; empty when memos are off (`workbook serve --full-rebuild`).
-    func table(_ language: SearchLanguage) -> TermTable {
-        guard Memos.isEnabled else { return TermTable() }
-        return lock.withLock { tables[language] ?? TermTable() }
+    /// The table for `language` and the parts the last build read with it; empty when memos are
+    /// off (`workbook serve --full-rebuild`).
+    func kept(_ language: SearchLanguage) -> (table: TermTable, parts: [PartPostings]) {
+        guard Memos.isEnabled else { return (TermTable(), []) }
+        return lock.withLock { tables[language] ?? (TermTable(), []) }
     }
 
-    /// Keeps `table` for the next build in `language`, unless it is past the limit.
-    func keep(_ table: TermTable, language: SearchLanguage) {
+    /// Keeps `table` and the parts read with it for the next build in `language`, unless the
+    /// table is past the limit.
+    func keep(_ table: TermTable, parts: [PartPostings], language: SearchLanguage) {
         guard Memos.isEnabled else { return }
-        lock.withLock { tables[language] = table.words.count > Self.limit ? nil : table }
+        lock.withLock { tables[language] = table.words.count > Self.limit ? nil : (table, parts) }
     }
 }
 

@@ -116,84 +116,105 @@ struct SearchPostings {
 
     /// Postings of the pages' sections, numbered in order. Each distinct word of the book is
     /// read into its term and parts once (``TermTable``, kept from the previous build); the
-    /// counts of the words of a section that share a term add up.
-    init(_ parts: [SearchIndex.Part], language: SearchLanguage = .english) {
+    /// counts of the words of a section that share a term add up. A part equal to the one at the
+    /// same place in the previous build takes that build's postings (``PartPostings``): a save
+    /// reads the words of the pages it changed, and the merge numbers and sorts the rest.
+    init(_ parts: [SearchIndex.Part], language: SearchLanguage = .english, tables: TermTables = .shared) {
         self.language = language
-        var reader = TermReader(table: TermTables.shared.table(language), language: language)
-        var number = 0
-        for part in parts {
-            let words = (0..<part.words.count).map { id in
-                part.words.bytes(of: id).withUnsafeBufferPointer { reader.read($0) }
-            }
-            for counts in part.counts {
-                for four in stride(from: 0, to: counts.count, by: 4) {
-                    reader.add(
-                        words[Int(counts[four])], inTitle: counts[four + 1] != 0,
-                        inProse: Int(counts[four + 2]),
-                        inCode: Int(counts[four + 3]))
-                }
-                reader.close(section: number, divisor: part.divisor)
-                number += 1
+        let kept = tables.kept(language)
+        var reader = TermReader(table: kept.table)
+        var read: [PartPostings] = []
+        read.reserveCapacity(parts.count)
+        for (index, part) in parts.enumerated() {
+            if index < kept.parts.count, kept.parts[index].part == part {
+                read.append(kept.parts[index])
+            } else {
+                read.append(reader.read(part, language: language))
             }
         }
-        // The terms this build's words were read into, each once, and their postings laid out
-        // in that order (a counting sort: the postings were made section by section).
-        let order = reader.table.sortedTerms().filter { reader.seen[$0] }
-        terms = order.map { reader.table.terms[$0] }
-        var place = [Int](repeating: -1, count: reader.seen.count)
+        var table = reader.table
+        // The terms the parts' words were read into, each once, and their postings laid out in
+        // that order (a counting sort: the postings were made section by section).
+        var seen = [Bool](repeating: false, count: table.terms.count)
+        for item in read { for term in item.terms { seen[term] = true } }
+        let order = table.sortedTerms().filter { seen[$0] }
+        terms = order.map { table.terms[$0] }
+        var place = [Int](repeating: -1, count: seen.count)
         for (rank, term) in order.enumerated() { place[term] = rank }
         var counts = [Int](repeating: 0, count: order.count + 1)
-        let postings = reader.postings
-        for index in stride(from: 0, to: postings.count, by: 3) { counts[place[postings[index]] + 1] += 2 }
+        for item in read {
+            for index in stride(from: 0, to: item.postings.count, by: 3) {
+                counts[place[item.postings[index]] + 1] += 2
+            }
+        }
         for rank in 0..<order.count { counts[rank + 1] += counts[rank] }
         starts = counts
         var next = counts
-        pairs = [Int](repeating: 0, count: postings.count / 3 * 2)
-        for index in stride(from: 0, to: postings.count, by: 3) {
-            let rank = place[postings[index]]
-            pairs[next[rank]] = postings[index + 1]
-            pairs[next[rank] + 1] = postings[index + 2]
-            next[rank] += 2
+        pairs = [Int](repeating: 0, count: counts[order.count])
+        var firstSection = 0
+        for item in read {
+            let postings = item.postings
+            for index in stride(from: 0, to: postings.count, by: 3) {
+                let rank = place[postings[index]]
+                pairs[next[rank]] = firstSection + postings[index + 1]
+                pairs[next[rank] + 1] = postings[index + 2]
+                next[rank] += 2
+            }
+            firstSection += item.sectionCount
         }
-        TermTables.shared.keep(reader.table, language: language)
+        tables.keep(table, parts: read, language: language)
     }
 
     /// Term `index`'s postings: section number and weight, by section.
     func list(_ index: Int) -> ArraySlice<Int> { pairs[starts[index]..<starts[index + 1]] }
 
-    /// The postings of one build so far, by term number of the table.
+    /// Reads parts into postings with a term table, which grows by the words it had not met.
     private struct TermReader {
         var table: TermTable
-        let language: SearchLanguage
-        /// The terms of the words read in this build.
-        private(set) var seen: [Bool] = []
-        /// Term number, section number and weight, by section, in threes.
-        private(set) var postings: [Int] = []
         private var weights: [SearchWeight] = []
         private var touched: [Int] = []
+        private var marked: [Bool] = []
 
-        init(table: TermTable, language: SearchLanguage) {
-            (self.table, self.language) = (table, language)
-            grow()
+        init(table: TermTable) {
+            self.table = table
         }
 
-        /// The number of the word `bytes` in the table; its term and parts count as seen.
-        mutating func read(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
-            let id = table.read(bytes, language: language)
-            if table.terms.count > seen.count { grow() }
-            let word = table.wordTerms[id]
-            seen[word.term] = true
-            for index in word.parts { seen[table.wordParts[index]] = true }
-            return id
-        }
-
-        private mutating func grow() {
-            let count = table.terms.count - seen.count
-            seen += repeatElement(false, count: count)
+        /// The part's postings, its sections numbered from 0.
+        mutating func read(_ part: SearchIndex.Part, language: SearchLanguage) -> PartPostings {
+            let words = (0..<part.words.count).map { id in
+                part.words.bytes(of: id).withUnsafeBufferPointer { table.read($0, language: language) }
+            }
+            let count = table.terms.count - weights.count
             weights += repeatElement(SearchWeight(), count: count)
+            marked += repeatElement(false, count: count)
+            // Every word counts its term and parts as the part's, as written (even one no
+            // section counts).
+            var terms: [Int] = []
+            func mark(_ term: Int) {
+                if !marked[term] {
+                    marked[term] = true
+                    terms.append(term)
+                }
+            }
+            for word in words {
+                let (term, parts) = table.wordTerms[word]
+                mark(term)
+                for index in parts { mark(table.wordParts[index]) }
+            }
+            for term in terms { marked[term] = false }
+            var postings: [Int] = []
+            for (number, counts) in part.counts.enumerated() {
+                for four in stride(from: 0, to: counts.count, by: 4) {
+                    add(
+                        words[Int(counts[four])], inTitle: counts[four + 1] != 0,
+                        inProse: Int(counts[four + 2]), inCode: Int(counts[four + 3]))
+                }
+                close(section: number, divisor: part.divisor, into: &postings)
+            }
+            return PartPostings(part: part, postings: postings, sectionCount: part.counts.count, terms: terms)
         }
 
-        mutating func add(_ word: Int, inTitle: Bool, inProse: Int, inCode: Int) {
+        private mutating func add(_ word: Int, inTitle: Bool, inProse: Int, inCode: Int) {
             let (term, parts) = table.wordTerms[word]
             touch(term)
             weights[term].inTitle = weights[term].inTitle || inTitle
@@ -211,8 +232,8 @@ struct SearchPostings {
         }
 
         /// Adds the weights of the section's terms, divided by `divisor` (at least 1 each), to
-        /// their postings.
-        mutating func close(section number: Int, divisor: Int) {
+        /// `postings`.
+        private mutating func close(section number: Int, divisor: Int, into postings: inout [Int]) {
             for term in touched {
                 postings.append(term)
                 postings.append(number)
