@@ -56,7 +56,8 @@ let package = Package(
         // The literate engine: chunks, tangle, snippet checks, diagnostics. Knows Markdown, never
         // deep links.
         .target(
-            name: "Literate", dependencies: ["CCmark", "ProcessRunner", "StrictJSON", "SystemErrors"],
+            name: "Literate",
+            dependencies: ["CCmark", "FileStamps", "ProcessRunner", "StrictJSON", "SystemErrors"],
             swiftSettings: optimisedInDebug
         ),
         // A small argument parser and help formatter shared by both executables.

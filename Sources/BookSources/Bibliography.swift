@@ -20,7 +20,7 @@ import StrictJSON
 /// ```
 ///
 /// A source with no public copy has `"url": null`; the site says so.
-public struct Bibliography: Sendable {
+public struct Bibliography: Sendable, Equatable {
     /// A document the book cites.
     public struct Source: Sendable, Equatable {
         public var key: String
@@ -93,6 +93,11 @@ public struct Bibliography: Sendable {
     public init(sources: [Source] = [], decisions: [Decision] = []) {
         (self.sources, self.decisions) = (sources, decisions)
         index = Self.index(sources, decisions)
+    }
+
+    /// Equal bibliographies have equal sources and decisions (the index follows from them).
+    public static func == (lhs: Bibliography, rhs: Bibliography) -> Bool {
+        lhs.sources == rhs.sources && lhs.decisions == rhs.decisions
     }
 
     /// Every entry, sources first, in file order.

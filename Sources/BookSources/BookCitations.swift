@@ -11,7 +11,7 @@ import Literate
 /// found.diagnostics   // chapters/03-universal-links.md:46:12: error: unknown source key 'apple-x' ...
 /// found.summary       // "sources: 180 entries (140 sources, 40 decisions), 900 citations, ..."
 /// ```
-public struct BookCitations: Sendable {
+public struct BookCitations: Sendable, Equatable {
     /// A citation and what it names; nil for one that names nothing.
     public struct Resolved: Sendable, Equatable {
         public var citation: Citation

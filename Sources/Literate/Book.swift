@@ -1,3 +1,4 @@
+import FileStamps
 import Foundation
 import SystemErrors
 
@@ -97,21 +98,14 @@ public struct Book: Sendable {
         let (ordered, parts) = try readingOrder(of: names, in: folder)
         names = ordered
         guard !names.isEmpty else { throw .error(.noChapters(path: folder.path), at: nil) }
-        // Parsing dominates; chapters are independent, so parse them in parallel.
+        // Parsing dominates; chapters are independent, so parse them in parallel. A chapter
+        // file with the stamp it had at an earlier load is not read again: a save reads the
+        // chapter it changed.
         let results = ConcurrentMap.map(names) { name -> Result<Chapter, Diagnostic> in
-            let path = "chapters/\(name)"
-            guard let data = FileBytes.contents(ofFile: folder.path + "/" + name) else {
-                return .failure(
-                    .error(.unreadableChapter(path: path, reason: "cannot open the file"), at: nil))
-            }
-            switch FileBytes.utf8Text(data) {
-            case .success(let text):
-                return .success(Chapter(path: path, source: text, inlines: inlines))
-            case .failure(let bad):
-                return .failure(
-                    .error(
-                        .invalidUTF8(byte: bad.byte),
-                        at: SourceLocation(path: path, line: bad.line, column: bad.column)))
+            let file = folder.path + "/" + name
+            guard let stamp = FileStamp.of(file) else { return read(name, in: folder, inlines: inlines) }
+            return stampedChapters.value(for: StampedChapter(file: file, stamp: stamp, inlines: inlines)) {
+                read(name, in: folder, inlines: inlines)
             }
         }
         var chapters: [Chapter] = []
@@ -122,6 +116,32 @@ public struct Book: Sendable {
             }
         }
         return Book(root: root, chapters: chapters, parts: parts)
+    }
+
+    /// The chapters read lately, by their file's stamp.
+    private static let stampedChapters = Memo<StampedChapter, Result<Chapter, Diagnostic>>(capacity: 512)
+
+    private struct StampedChapter: Hashable, Sendable {
+        var file: String
+        var stamp: FileStamp
+        var inlines: Bool
+    }
+
+    /// The chapter `folder/name`, or why it cannot be read.
+    private static func read(_ name: String, in folder: URL, inlines: Bool) -> Result<Chapter, Diagnostic> {
+        let path = "chapters/\(name)"
+        guard let data = FileBytes.contents(ofFile: folder.path + "/" + name) else {
+            return .failure(.error(.unreadableChapter(path: path, reason: "cannot open the file"), at: nil))
+        }
+        switch FileBytes.utf8Text(data) {
+        case .success(let text):
+            return .success(Chapter(path: path, source: text, inlines: inlines))
+        case .failure(let bad):
+            return .failure(
+                .error(
+                    .invalidUTF8(byte: bad.byte),
+                    at: SourceLocation(path: path, line: bad.line, column: bad.column)))
+        }
     }
 
     /// The chapter files in reading order, and the parts, from `chapters/SUMMARY.md` when it

@@ -15,6 +15,24 @@ package enum BookSourcePages {
     /// `words`.
     @Sendable package static func make(_ book: Book, words: SiteWords) -> CitationPages {
         let found = BookCitations.collect(book)
+        let explainedIn = explainingChapter(book)
+        let key = PagesKey(found: found, explainedIn: explainedIn, words: words)
+        return made.value(for: key) { pages(found, explainedIn: explainedIn, words: words) }
+    }
+
+    /// The pages of the last builds, by what they are made of: a save that changed no citation
+    /// takes them as they were. Compared, not hashed: an unchanged bibliography shares its
+    /// storage with the previous build's.
+    private static let made = RecentValues<PagesKey, CitationPages>(capacity: 4)
+
+    private struct PagesKey: Equatable, Sendable {
+        var found: BookCitations
+        var explainedIn: String?
+        var words: SiteWords
+    }
+
+    private static func pages(_ found: BookCitations, explainedIn: String?, words: SiteWords) -> CitationPages
+    {
         let byEntry = found.byEntry
         let sources = Dictionary(grouping: found.bibliography.sources, by: \.publisher)
         let sourceGroups = publisherOrder(sources.keys).map { publisher in
@@ -53,7 +71,7 @@ package enum BookSourcePages {
             pages: [
                 CitationPages.Page(
                     file: "sources.md", kind: "sources", title: words[.sourcesTitle],
-                    introduction: sourcesIntroduction(explainedIn: explainingChapter(book), words: words),
+                    introduction: sourcesIntroduction(explainedIn: explainedIn, words: words),
                     groups: sourceGroups, homeHeading: words[.homeEvidence]),
                 CitationPages.Page(
                     file: "this-book-decides.md", kind: "decisions", title: words[.decisionsTitle],

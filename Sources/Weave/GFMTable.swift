@@ -21,8 +21,16 @@ public struct SourceText: Sendable, Equatable {
         self.starts = starts
     }
 
-    /// Equal texts have equal bytes; the line starts follow from them.
-    public static func == (lhs: SourceText, rhs: SourceText) -> Bool { lhs.bytes == rhs.bytes }
+    /// Equal texts have equal bytes; the line starts follow from them. The bytes are compared
+    /// with `memcmp`: a rebuild compares every page with its previous value.
+    public static func == (lhs: SourceText, rhs: SourceText) -> Bool {
+        lhs.bytes.count == rhs.bytes.count
+            && lhs.bytes.withUnsafeBytes { a in
+                rhs.bytes.withUnsafeBytes { b in
+                    a.isEmpty || memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0
+                }
+            }
+    }
 
     public var lineCount: Int { starts.count }
 
