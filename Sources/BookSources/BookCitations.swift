@@ -52,7 +52,9 @@ public struct BookCitations: Sendable, Equatable {
     /// The bibliography, parsed again only when its bytes changed.
     private static let parsedBibliographies = Memo<Data, (Bibliography, [Diagnostic])>(capacity: 4)
     /// Each Swift file's citations, by the file's stamp.
-    private static let scannedSwiftFiles = Memo<StampedSwiftFile, [Citation]>(capacity: 4096)
+    private static let scannedSwiftFiles = Memo<StampedSwiftFile, [Citation]>(capacity: 4096, keeping: 4) {
+        $0.root + "/" + $0.file.path
+    }
 
     private struct StampedSwiftFile: Hashable, Sendable {
         var root: String

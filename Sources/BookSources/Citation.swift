@@ -46,8 +46,10 @@ enum CitationScanner {
     }
 
     /// What the files scanned lately held: a rebuild scans again only the files that changed.
-    private static let scannedMarkdown = Memo<ScannedFile, MarkdownFindings>(capacity: 512)
-    private static let scannedSwift = Memo<ScannedFile, [Citation]>(capacity: 2048)
+    private static let scannedMarkdown = Memo<ScannedFile, MarkdownFindings>(capacity: 512, keeping: 4) {
+        $0.path
+    }
+    private static let scannedSwift = Memo<ScannedFile, [Citation]>(capacity: 2048, keeping: 4) { $0.path }
 
     private struct ScannedFile: Hashable, Sendable {
         var path: String

@@ -23,7 +23,7 @@ public struct Chapter: Sendable {
     }
 
     /// The chapters parsed lately: a rebuild parses again only the chapters that changed.
-    private static let parsed = Memo<ChapterKey, Chapter>(capacity: 512)
+    private static let parsed = Memo<ChapterKey, Chapter>(capacity: 512, keeping: 8) { $0.path }
 
     private struct ChapterKey: Hashable, Sendable {
         var path: String
@@ -119,7 +119,9 @@ public struct Book: Sendable {
     }
 
     /// The chapters read lately, by their file's stamp.
-    private static let stampedChapters = Memo<StampedChapter, Result<Chapter, Diagnostic>>(capacity: 512)
+    private static let stampedChapters = Memo<StampedChapter, Result<Chapter, Diagnostic>>(
+        capacity: 512, keeping: 4
+    ) { $0.file }
 
     private struct StampedChapter: Hashable, Sendable {
         var file: String

@@ -15,22 +15,42 @@ import Synchronization
 /// ```
 public final class Memo<Key: Hashable & Sendable, Value: Sendable>: @unchecked Sendable {
     public let capacity: Int
+    /// How many versions of one thing (``init(capacity:keeping:of:)``) are kept.
+    public let versions: Int
+    private let thing: (@Sendable (Key) -> String)?
     private let lock = NSLock()
     private var entries: [Key: (value: Value, used: UInt64)] = [:]
+    /// The keys of each thing, the most recently used last.
+    private var keysOf: [String: [Key]] = [:]
     private var uses: UInt64 = 0
 
     public init(capacity: Int) {
         self.capacity = max(1, capacity)
+        (versions, thing) = (Int.max, nil)
     }
+
+    /// A memo that keeps at most `versions` values for each thing `thing` names (a chapter's
+    /// path, say), dropping the least recently used first: every save of a chapter is a new
+    /// key, and without this a long session would keep each text the chapter ever had until
+    /// `capacity` keys pile up.
+    public init(capacity: Int, keeping versions: Int, of thing: @escaping @Sendable (Key) -> String) {
+        self.capacity = max(1, capacity)
+        (self.versions, self.thing) = (max(1, versions), thing)
+    }
+
+    /// Whether the memo remembers even when ``Memos/isEnabled`` is off (for tests, which run
+    /// beside tests that turn it off).
+    var ignoresSwitch = false
 
     /// What `compute` gives for `key`: remembered, or computed now (outside the lock, so that
     /// callers on other threads are not held up) and remembered.
     public func value(for key: Key, _ compute: () throws -> Value) rethrows -> Value {
-        guard Memos.isEnabled else { return try compute() }
+        guard Memos.isEnabled || ignoresSwitch else { return try compute() }
         let remembered: Value? = lock.withLock {
             uses += 1
             guard let entry = entries[key] else { return nil }
             entries[key] = (entry.value, uses)
+            if let thing { touch(key, of: thing(key)) }
             return entry.value
         }
         if let remembered { return remembered }
@@ -38,15 +58,32 @@ public final class Memo<Key: Hashable & Sendable, Value: Sendable>: @unchecked S
         lock.withLock {
             uses += 1
             entries[key] = (value, uses)
+            if let thing { touch(key, of: thing(key)) }
             if entries.count > capacity {
                 // Drop the older half at once, so that eviction costs little per value.
                 let order = entries.values.map(\.used).sorted()
                 let cutoff = order[order.count / 2]
                 entries = entries.filter { $0.value.used > cutoff }
+                keysOf = keysOf.compactMapValues { keys in
+                    let kept = keys.filter { entries[$0] != nil }
+                    return kept.isEmpty ? nil : kept
+                }
             }
         }
         return value
     }
+
+    /// Makes `key` the most recent version of `name`, and drops the versions past `versions`.
+    private func touch(_ key: Key, of name: String) {
+        var keys = keysOf[name, default: []]
+        keys.removeAll { $0 == key }
+        keys.append(key)
+        while keys.count > versions { entries[keys.removeFirst()] = nil }
+        keysOf[name] = keys
+    }
+
+    /// How many values are kept (for tests).
+    var count: Int { lock.withLock { entries.count } }
 }
 
 extension Memo {

@@ -31,8 +31,10 @@ extension Translations {
         let catalog = Catalogs.identity(of: messages)
         return SiteTranslation(
             language: language,
-            markdown: { _, source in
-                translated.value(for: TranslatedSource(catalog: catalog, source: MemoText(source))) {
+            markdown: { path, source in
+                translated.value(
+                    for: TranslatedSource(path: path, catalog: catalog, source: MemoText(source))
+                ) {
                     MarkdownTranslator.translate(source) { messages[$0] }
                 }
             },
@@ -50,9 +52,12 @@ extension Translations {
 
     /// The files translated lately, by their text and the messages they were translated with: a
     /// rebuild translates again only the files that changed, unless a message did.
-    private static let translated = Memo<TranslatedSource, TranslatedMarkdown>(capacity: 512)
+    private static let translated = Memo<TranslatedSource, TranslatedMarkdown>(capacity: 512, keeping: 4) {
+        $0.path
+    }
 
     private struct TranslatedSource: Hashable, Sendable {
+        var path: String
         var catalog: Int
         var source: MemoText
     }

@@ -66,7 +66,9 @@ enum BookPages {
                     && CodeFold.folds(targets: blockTargets[key] ?? [], lineCount: block.lineCount)
                 return total + (folded ? 0 : block.lineCount)
             }
-            let words = proseWordCounts.value(for: MemoText(chapter.source)) {
+            let words = proseWordCounts.value(
+                for: ProseKey(path: chapter.path, text: MemoText(chapter.source))
+            ) {
                 ReadingTime.proseWords(chapter.source)
             }
             page.readingMinutes = ReadingTime.minutes(words: words, openCodeLines: openLines)
@@ -83,7 +85,12 @@ enum BookPages {
     }
 
     /// Each chapter's count of prose words, by its text: a save counts one chapter's.
-    private static let proseWordCounts = Memo<MemoText, Int>(capacity: 512)
+    private static let proseWordCounts = Memo<ProseKey, Int>(capacity: 512, keeping: 4) { $0.path }
+
+    private struct ProseKey: Hashable, Sendable {
+        var path: String
+        var text: MemoText
+    }
 
     /// `chapters/03-x.md` is written to `chapters/03-x.html`.
     static func chapterOutput(_ path: String) -> String {

@@ -75,14 +75,22 @@ struct SitePage: Sendable, Equatable {
     }
 
     /// The pages parsed lately (the generated ones are written again on every build).
-    private static let parsed = Memo<MemoText, MarkdownNode>(capacity: 256)
+    private static let parsed = Memo<ParsedPage, MarkdownNode>(capacity: 256, keeping: 4) { $0.source }
+
+    private struct ParsedPage: Hashable, Sendable {
+        var source: String
+        var markdown: MemoText
+    }
 
     init(kind: Kind, source: String, output: String, markdown: String, document: MarkdownNode? = nil) {
         self.kind = kind
         self.source = source
         self.output = output
         self.document =
-            document ?? Self.parsed.value(for: MemoText(markdown)) { MarkdownParser.parse(markdown) }
+            document
+            ?? Self.parsed.value(for: ParsedPage(source: source, markdown: MemoText(markdown))) {
+                MarkdownParser.parse(markdown)
+            }
         self.text = SourceText(markdown)
         let name =
             source.split(separator: "/").dropLast(kind == .exercise ? 1 : 0).last.map(String.init) ?? source
@@ -117,7 +125,7 @@ struct SitePage: Sendable, Equatable {
         }
         let codeIDs = Array(codeIDs.values)
         let key = WalkKey(
-            markdown: MemoBytes(text.bytes),
+            source: source, markdown: MemoBytes(text.bytes),
             reserved: codeIDs.sorted() + reserved)
         let walked = Self.walks.value(for: key) {
             var passes = WalkerPair(
@@ -132,9 +140,10 @@ struct SitePage: Sendable, Equatable {
     /// What the walk found on the pages walked lately, by their Markdown and the ids kept from
     /// their headings: a save walks the pages it changed. (The tree is the Markdown's, parsed
     /// the one way every page is, so the text stands for it.)
-    private static let walks = Memo<WalkKey, Walk>(capacity: 512)
+    private static let walks = Memo<WalkKey, Walk>(capacity: 512, keeping: 4) { $0.source }
 
     private struct WalkKey: Hashable, Sendable {
+        var source: String
         var markdown: MemoBytes
         var reserved: [String]
     }

@@ -41,3 +41,37 @@ struct MemoKeyTests {
         #expect(MemoText("") != MemoText("\0"))
     }
 }
+
+/// A memo that keeps a few versions of each thing drops the least recently used version of that
+/// thing, and no other thing's.
+struct MemoVersionsTests {
+    struct Key: Hashable, Sendable {
+        var path: String
+        var text: String
+    }
+
+    @Test func eachThingKeepsItsMostRecentlyUsedVersions() {
+        let memo = Memo<Key, String>(capacity: 100, keeping: 2) { $0.path }
+        memo.ignoresSwitch = true
+        let computed = Computed()
+        func value(_ path: String, _ text: String) -> String {
+            memo.value(for: Key(path: path, text: text)) {
+                computed.add("\(path):\(text)")
+                return text.uppercased()
+            }
+        }
+        #expect([value("a", "one"), value("a", "two"), value("b", "one")] == ["ONE", "TWO", "ONE"])
+        _ = value("a", "one")  // a hit: "one" is now a's most recent version
+        _ = value("a", "three")  // a keeps "one" and "three"; "two" goes
+        #expect(memo.count == 3)
+        _ = value("a", "one")
+        _ = value("b", "one")
+        _ = value("a", "two")
+        #expect(computed.names == ["a:one", "a:two", "b:one", "a:three", "a:two"])
+    }
+
+    final class Computed: @unchecked Sendable {
+        private(set) var names: [String] = []
+        func add(_ name: String) { names.append(name) }
+    }
+}

@@ -6,7 +6,9 @@
 
 Starts `WORKBOOK serve --book BOOK` on a free port, waits for the first build, opens
 /_workbook/events like a page does, then RUNS times: changes one word of a paragraph in the
-chapter in the middle of the book (and back, on the next run), and times until the `reload` event
+chapter in the middle of the book, to a new word each time (`anchor` becomes `anchora`, then
+`anchorb`, ...: no save repeats a text, as an author's saves do not, so memos keyed by text can
+neither make a save look free nor hide that they keep every version), and times until the `reload` event
 for SITE's pages arrives (`en`, the default, or `vi`: a reload names the languages it is for, and
 one without a list is for every page). Between runs it waits for the background checks (snippet
 checkers, tangle drift) to finish, so that each save starts from a quiet server.
@@ -68,8 +70,7 @@ def main():
                     memory.append(resident_kilobytes(server.pid))
                 del rebuilds[:]
                 lines = original.split("\n")
-                if run % 2 == 0:
-                    lines[line] = re.sub(rf"\b{re.escape(word)}\b", word + "s", lines[line], count=1)
+                lines[line] = re.sub(rf"\b{re.escape(word)}\b", word + suffix(run), lines[line], count=1)
                 chapter.write_text("\n".join(lines))
                 started = time.perf_counter()
                 wait_for_reload(events, site)
@@ -107,6 +108,16 @@ def resident_kilobytes(pid):
         if line.startswith("VmRSS:"):
             return int(line.split()[1])
     raise SystemExit(f"no VmRSS in /proc/{pid}/status")
+
+
+def suffix(run):
+    """Letters that differ for every run: a, b, ..., z, aa, ab, ..."""
+    letters = ""
+    run += 1
+    while run > 0:
+        run, rest = divmod(run - 1, 26)
+        letters = chr(ord("a") + rest) + letters
+    return letters
 
 
 def word_to_change(text):
