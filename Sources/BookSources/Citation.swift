@@ -49,7 +49,6 @@ enum CitationScanner {
     private static let scannedMarkdown = Memo<ScannedFile, MarkdownFindings>(capacity: 512, keeping: 4) {
         $0.path
     }
-    private static let scannedSwift = Memo<ScannedFile, [Citation]>(capacity: 2048, keeping: 4) { $0.path }
 
     private struct ScannedFile: Hashable, Sendable {
         var path: String
@@ -74,14 +73,11 @@ enum CitationScanner {
     }
 
     /// The `source:` strings of a Swift file: anywhere in a test file, in comments only
-    /// elsewhere (where `source:` is also an ordinary argument label).
+    /// elsewhere (where `source:` is also an ordinary argument label). Its caller keeps each
+    /// file's by the file's stamp (``BookCitations``).
     static func swift(path: String, text: String, commentsOnly: Bool) -> [Citation] {
         guard containsLabel(text) else { return [] }
-        return scannedSwift.value(
-            for: ScannedFile(path: path, text: MemoText(text), commentsOnly: commentsOnly)
-        ) {
-            scanSwift(path: path, text: text, commentsOnly: commentsOnly)
-        }
+        return scanSwift(path: path, text: text, commentsOnly: commentsOnly)
     }
 
     /// Whether `source:` occurs in `text` at all, compared as bytes.

@@ -197,9 +197,7 @@ public struct MemoText: Hashable, Sendable {
         guard lhs.folded == rhs.folded else { return false }
         var (left, right) = (lhs.text, rhs.text)
         return left.withUTF8 { a in
-            right.withUTF8 { b in
-                a.count == b.count && (a.count == 0 || memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0)
-            }
+            right.withUTF8 { b in MemoBytes.equal(UnsafeRawBufferPointer(a), UnsafeRawBufferPointer(b)) }
         }
     }
 }
@@ -216,12 +214,15 @@ public struct MemoBytes: Hashable, Sendable {
     }
 
     public static func == (lhs: MemoBytes, rhs: MemoBytes) -> Bool {
-        lhs.bytes.count == rhs.bytes.count
-            && lhs.bytes.withUnsafeBytes { a in
-                rhs.bytes.withUnsafeBytes { b in
-                    a.isEmpty || memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0
-                }
-            }
+        lhs.bytes.withUnsafeBytes { a in rhs.bytes.withUnsafeBytes { b in equal(a, b) } }
+    }
+
+    /// Whether two buffers hold the same bytes: at once when they are the same storage (a text
+    /// a rebuild kept), else with `memcmp`, which compares a page's text far faster than a loop.
+    public static func equal(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Bool {
+        guard a.count == b.count else { return false }
+        guard let left = a.baseAddress, let right = b.baseAddress, left != right else { return true }
+        return memcmp(left, right, a.count) == 0
     }
 }
 

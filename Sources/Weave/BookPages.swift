@@ -157,6 +157,7 @@ enum BookPages {
 
     /// `exercises/NN-slug/README.md` for every exercise folder, its `HINTS.md` folded under a
     /// `## Hints` heading (without its own title), and the solution appended when asked for.
+    /// The files are read every time; a page is made again only when what it is made of changed.
     static func loadExercises(
         _ root: URL, solutions: Bool, words: SiteWords, sourceWords: SiteWords,
         translate: (String, String) -> (String, TranslatedMarkdown?) = { ($1, nil) }
@@ -165,69 +166,141 @@ enum BookPages {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
         var pages: [SitePage] = []
         for name in names.sorted() where !name.hasPrefix(".") {
-            let readme = folder.appendingPathComponent("\(name)/README.md")
-            guard let readmeSource = Theme.read(readme) else { continue }
-            var (text, translation) = translate("exercises/\(name)/README.md", readmeSource)
-            // The page in the source language, whose heading ids a translated page keeps.
-            var sourceText = readmeSource
-            var appendix: SitePage.Appendix?
+            guard let readmeSource = Theme.read(folder.appendingPathComponent("\(name)/README.md")) else {
+                continue
+            }
+            let (text, translation) = translate("exercises/\(name)/README.md", readmeSource)
+            var inputs = ExerciseInputs(
+                name: name, readmeSource: MemoText(readmeSource), readme: MemoText(text),
+                readmeTranslation: ComparedOnly(translation),
+                hintsHeading: words[.exerciseHints], sourceHintsHeading: sourceWords[.exerciseHints])
             if let hintsSource = Theme.read(folder.appendingPathComponent("\(name)/HINTS.md")) {
                 let (hints, hintsTranslation) = translate("exercises/\(name)/HINTS.md", hintsSource)
-                // The hints file's own title and its first lines stay out: the page has a heading.
-                var lines = hints.lines
-                var skipped = 0
-                if lines.first?.hasPrefix("# ") == true {
-                    lines.removeFirst()
-                    skipped = 1
-                }
-                if !text.hasSuffix("\n") { text += "\n" }
-                text += "\n## \(words[.exerciseHints])\n\n"
-                appendix = SitePage.Appendix(
-                    source: "exercises/\(name)/HINTS.md",
-                    fromLine: text.lines.count,
-                    firstLine: skipped + 1
-                )
-                text += lines.joined(separator: "\n")
-                if translation != nil {
-                    sourceText +=
-                        (sourceText.hasSuffix("\n") ? "" : "\n") + "\n## \(sourceWords[.exerciseHints])\n\n"
-                    sourceText += hintsSource.lines.dropFirst(skipped).joined(separator: "\n")
-                }
-                if var combined = translation, let hintsTranslation, let appendix {
-                    // Hints line k is page line fromLine + k - firstLine.
-                    let shift = appendix.fromLine - appendix.firstLine
-                    combined.fallbackLines.formUnion(hintsTranslation.fallbackLines.map { $0 + shift })
-                    for (line, cells) in hintsTranslation.fallbackCells {
-                        combined.fallbackCells[line + shift] = cells
-                    }
-                    combined.messages += hintsTranslation.messages
-                    combined.translated += hintsTranslation.translated
-                    translation = combined
-                }
+                inputs.hints = (MemoText(hintsSource), MemoText(hints))
+                inputs.hintsTranslation = ComparedOnly(hintsTranslation)
             }
             let solutionFolder = folder.appendingPathComponent("\(name)/Solution")
             if solutions, FileManager.default.fileExists(atPath: solutionFolder.path) {
-                if !text.hasSuffix("\n") { text += "\n" }
-                text += "\n## \(words[.exerciseSolution])\n\n\(words[.exerciseSolutionIntro])\n"
-                for file in Theme.files(under: solutionFolder) {
-                    let lines = (Theme.read(solutionFolder.appendingPathComponent(file)) ?? "")
-                        .split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-                    let fence = MarkdownText.fence(for: lines)
-                    let language = file.hasSuffix(".swift") ? "swift" : ""
-                    text += "\n`Solution/\(file)`:\n\n\(fence)\(language)\n"
-                    text += lines.joined(separator: "\n") + (lines.last == "" ? "" : "\n") + fence + "\n"
+                inputs.solutionWords = [words[.exerciseSolution], words[.exerciseSolutionIntro]]
+                inputs.solution = Theme.files(under: solutionFolder).map { file in
+                    (file, MemoText(Theme.read(solutionFolder.appendingPathComponent(file)) ?? ""))
                 }
             }
-            var page = SitePage(
-                kind: .exercise, source: "exercises/\(name)/README.md", output: "exercises/\(name).html",
-                markdown: text)
-            page.appendix = appendix
-            if let translation {
-                page.translation = translation
-                page.sourceDocument = MarkdownParser.parse(sourceText)
-            }
-            pages.append(page)
+            pages.append(exercisePages.value(for: inputs) { exercisePage(inputs) })
         }
         return pages
     }
+
+    /// Each exercise's page, by what it is made of.
+    private static let exercisePages = Memo<ExerciseInputs, SitePage>(capacity: 256, keeping: 4) { $0.name }
+
+    /// What an exercise's page is made of: its task and hints as read and as translated, the
+    /// headings it adds, and its solution's files when the site shows solutions.
+    private struct ExerciseInputs: Hashable, Sendable {
+        var name: String
+        var readmeSource: MemoText
+        var readme: MemoText
+        var readmeTranslation: ComparedOnly<TranslatedMarkdown?>
+        var hintsHeading: String
+        var sourceHintsHeading: String
+        var hints: (source: MemoText, text: MemoText)?
+        var hintsTranslation = ComparedOnly<TranslatedMarkdown?>(nil)
+        var solutionWords: [String] = []
+        var solution: [(file: String, text: MemoText)] = []
+
+        static func == (left: Self, right: Self) -> Bool {
+            left.name == right.name && left.readmeSource == right.readmeSource && left.readme == right.readme
+                && left.readmeTranslation == right.readmeTranslation
+                && left.hintsHeading == right.hintsHeading
+                && left.sourceHintsHeading == right.sourceHintsHeading
+                && left.hints?.source == right.hints?.source && left.hints?.text == right.hints?.text
+                && left.hintsTranslation == right.hintsTranslation
+                && left.solutionWords == right.solutionWords
+                && left.solution.elementsEqual(right.solution) { $0.file == $1.file && $0.text == $1.text }
+        }
+
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(name)
+            hasher.combine(readme)
+            hasher.combine(hints?.text)
+            hasher.combine(solution.count)
+        }
+    }
+
+    /// An exercise's page from its inputs.
+    private static func exercisePage(_ inputs: ExerciseInputs) -> SitePage {
+        let name = inputs.name
+        var text = inputs.readme.text
+        var translation = inputs.readmeTranslation.value
+        // The page in the source language, whose heading ids a translated page keeps.
+        var sourceText = inputs.readmeSource.text
+        var appendix: SitePage.Appendix?
+        if let (hintsSource, hintsText) = inputs.hints {
+            let hintsTranslation = inputs.hintsTranslation.value
+            // The hints file's own title and its first lines stay out: the page has a heading.
+            var lines = hintsText.text.lines
+            var skipped = 0
+            if lines.first?.hasPrefix("# ") == true {
+                lines.removeFirst()
+                skipped = 1
+            }
+            if !text.hasSuffix("\n") { text += "\n" }
+            text += "\n## \(inputs.hintsHeading)\n\n"
+            appendix = SitePage.Appendix(
+                source: "exercises/\(name)/HINTS.md",
+                fromLine: text.lines.count,
+                firstLine: skipped + 1
+            )
+            text += lines.joined(separator: "\n")
+            if translation != nil {
+                sourceText +=
+                    (sourceText.hasSuffix("\n") ? "" : "\n") + "\n## \(inputs.sourceHintsHeading)\n\n"
+                sourceText += hintsSource.text.lines.dropFirst(skipped).joined(separator: "\n")
+            }
+            if var combined = translation, let hintsTranslation, let appendix {
+                // Hints line k is page line fromLine + k - firstLine.
+                let shift = appendix.fromLine - appendix.firstLine
+                combined.fallbackLines.formUnion(hintsTranslation.fallbackLines.map { $0 + shift })
+                for (line, cells) in hintsTranslation.fallbackCells {
+                    combined.fallbackCells[line + shift] = cells
+                }
+                combined.messages += hintsTranslation.messages
+                combined.translated += hintsTranslation.translated
+                translation = combined
+            }
+        }
+        if !inputs.solutionWords.isEmpty {
+            if !text.hasSuffix("\n") { text += "\n" }
+            text += "\n## \(inputs.solutionWords[0])\n\n\(inputs.solutionWords[1])\n"
+            for (file, content) in inputs.solution {
+                let lines = content.text.split(separator: "\n", omittingEmptySubsequences: false).map(
+                    String.init)
+                let fence = MarkdownText.fence(for: lines)
+                let language = file.hasSuffix(".swift") ? "swift" : ""
+                text += "\n`Solution/\(file)`:\n\n\(fence)\(language)\n"
+                text += lines.joined(separator: "\n") + (lines.last == "" ? "" : "\n") + fence + "\n"
+            }
+        }
+        var page = SitePage(
+            kind: .exercise, source: "exercises/\(name)/README.md", output: "exercises/\(name).html",
+            markdown: text)
+        page.appendix = appendix
+        if let translation {
+            page.translation = translation
+            page.sourceDocument = MarkdownParser.parse(sourceText)
+        }
+        return page
+    }
+}
+
+/// A value a memo's key compares but does not hash (a translation: comparing it costs little,
+/// and the texts beside it in the key are hashed already).
+struct ComparedOnly<Value: Equatable & Sendable>: Hashable, Sendable {
+    var value: Value
+
+    init(_ value: Value) {
+        self.value = value
+    }
+
+    func hash(into hasher: inout Hasher) {}
 }

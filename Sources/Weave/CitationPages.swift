@@ -122,6 +122,11 @@ public struct CitationPages: Sendable {
         var text: String
     }
 
+    private struct SectionPlace: Hashable {
+        var page: String
+        var heading: Int?
+    }
+
     /// Where each entry is cited on `pages`, in site order, one mention per section: by its
     /// links, then by the places each entry names (``Entry/citedOnPages``).
     func citingSections(_ pages: [SitePage]) -> [String: [CitingSection]] {
@@ -144,13 +149,19 @@ public struct CitationPages: Sendable {
             let sorted = places.sorted {
                 (order[$0.page] ?? .max, $0.line) < (order[$1.page] ?? .max, $1.line)
             }
+            // A section once: a page's section is its heading (ids are unique on a page), or the
+            // page itself above its first one.
+            var seen: Set<SectionPlace> = []
             for place in sorted {
                 guard let page = bySource[place.page] else { continue }
-                let heading = page.headings.last { $0.line <= place.line && $0.level > 1 }
+                let heading = page.headings.lastIndex { $0.line <= place.line && $0.level > 1 }
+                guard seen.insert(SectionPlace(page: place.page, heading: heading)).inserted else { continue }
                 let number = page.number.map { "\($0). " } ?? ""
-                let text = number + page.title + (heading.map { " › " + $0.title } ?? "")
-                let section = CitingSection(source: page.source, anchor: heading?.id, text: text)
-                if sections[key]?.contains(section) != true { sections[key, default: []].append(section) }
+                let title = heading.map { " › " + page.headings[$0].title } ?? ""
+                sections[key, default: []].append(
+                    CitingSection(
+                        source: page.source, anchor: heading.map { page.headings[$0].id },
+                        text: number + page.title + title))
             }
         }
         return sections

@@ -1,4 +1,5 @@
 import Foundation
+import Literate
 
 /// A page's source as lines of UTF-8 bytes, indexed once.
 public struct SourceText: Sendable, Equatable {
@@ -21,15 +22,11 @@ public struct SourceText: Sendable, Equatable {
         self.starts = starts
     }
 
-    /// Equal texts have equal bytes; the line starts follow from them. The bytes are compared
-    /// with `memcmp`: a rebuild compares every page with its previous value.
+    /// Equal texts have equal bytes; the line starts follow from them. A rebuild compares every
+    /// page with its previous value, and an unchanged page's text is the same storage
+    /// (``MemoBytes/equal(_:_:)``).
     public static func == (lhs: SourceText, rhs: SourceText) -> Bool {
-        lhs.bytes.count == rhs.bytes.count
-            && lhs.bytes.withUnsafeBytes { a in
-                rhs.bytes.withUnsafeBytes { b in
-                    a.isEmpty || memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0
-                }
-            }
+        lhs.bytes.withUnsafeBytes { a in rhs.bytes.withUnsafeBytes { b in MemoBytes.equal(a, b) } }
     }
 
     public var lineCount: Int { starts.count }

@@ -174,14 +174,16 @@ struct LinkResolver: Sendable {
         if isNormal(folder), isNormal(relative) {
             return folder.isEmpty ? relative : relative.isEmpty ? folder : folder + "/" + relative
         }
-        var parts = folder.split(separator: "/").map(String.init)
-        for component in relative.split(separator: "/", omittingEmptySubsequences: true) {
-            switch component {
-            case ".": continue
-            case "..":
+        // Split over UTF-8, as the file system splits a path: `/` is ASCII.
+        let (slash, dot) = (UInt8(ascii: "/"), UInt8(ascii: "."))
+        var parts = folder.utf8.split(separator: slash).map { Substring($0) }
+        for component in relative.utf8.split(separator: slash) {
+            if component.elementsEqual(CollectionOfOne(dot)) { continue }
+            if component.elementsEqual([dot, dot]) {
                 guard !parts.isEmpty else { return nil }
                 parts.removeLast()
-            default: parts.append(String(component))
+            } else {
+                parts.append(Substring(component))
             }
         }
         return parts.joined(separator: "/")

@@ -231,7 +231,8 @@ public enum SearchIndex {
         output += Array("],\n\"postings\":[".utf8)
         for index in postings.terms.indices {
             let list = postings.list(index)
-            output += Array(index > 0 ? ",[".utf8 : "[".utf8)
+            if index > 0 { output.append(UInt8(ascii: ",")) }
+            output.append(UInt8(ascii: "["))
             var previous = 0
             for pair in stride(from: list.startIndex, to: list.endIndex, by: 2) {
                 if pair > list.startIndex { output.append(UInt8(ascii: ",")) }
@@ -266,8 +267,27 @@ enum JSONText {
 
     /// A non-negative integer in decimal.
     static func append(_ number: Int, to output: inout [UInt8]) {
-        if number >= 10 { append(number / 10, to: &output) }
-        output.append(UInt8(ascii: "0") + UInt8(number % 10))
+        // Most numbers of the index (gaps between sections, weights) have one or two digits.
+        if number < 10 {
+            output.append(UInt8(ascii: "0") + UInt8(number))
+            return
+        }
+        if number < 100 {
+            output.append(UInt8(ascii: "0") + UInt8(number / 10))
+            output.append(UInt8(ascii: "0") + UInt8(number % 10))
+            return
+        }
+        // The digits from the last, into a buffer as long as the longest Int's.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var rest = number
+            var start = digits.count
+            while rest > 0 || start == digits.count {
+                start -= 1
+                digits[start] = UInt8(ascii: "0") + UInt8(rest % 10)
+                rest /= 10
+            }
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: digits[start...]))
+        }
     }
 
     static func append(_ text: String, to output: inout [UInt8]) {

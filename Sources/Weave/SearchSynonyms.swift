@@ -65,9 +65,10 @@ public struct SearchSynonyms: Sendable, Equatable {
 
     /// Lower-case runs of letters and digits, the way a reader's words are split.
     static func words(_ text: String) -> [String] {
-        // Most of an English section is ASCII, where a byte is a character: a loop over bytes
-        // gives the same words for a fraction of the cost of splitting `Character`s.
-        guard text.utf8.allSatisfy({ $0 < 0x80 }) else {
+        // Most of an English section is ASCII, where a byte is a character, and its other
+        // characters are dashes, arrows and quotes, which end a word: a loop over bytes gives
+        // the same words for a fraction of the cost of splitting `Character`s.
+        guard onlySeparatorsBeyondASCII(text) else {
             return text.lowercased().split { !($0.isLetter || $0.isNumber) }.map(String.init)
         }
         var words: [String] = []
@@ -85,5 +86,28 @@ public struct SearchSynonyms: Sendable, Equatable {
         }
         if !word.isEmpty { words.append(String(decoding: word, as: UTF8.self)) }
         return words
+    }
+
+    /// Whether every scalar of `text` beyond ASCII is punctuation, a symbol or a space, and
+    /// joins no neighbour into its character (no mark, no joiner, no letter or number): each
+    /// then ends a word as a `Character` would, and no ASCII letter is part of a longer
+    /// character (`e` followed by a combining accent is one).
+    static func onlySeparatorsBeyondASCII(_ text: String) -> Bool {
+        for scalar in text.unicodeScalars where !scalar.isASCII {
+            // What `Character.isLetter` and `isNumber` ask (a circled letter is a symbol that
+            // counts as a letter).
+            let properties = scalar.properties
+            guard !properties.isGraphemeExtend, !properties.isAlphabetic, properties.numericType == nil
+            else { return false }
+            switch properties.generalCategory {
+            case .spaceSeparator, .lineSeparator, .paragraphSeparator, .connectorPunctuation,
+                .dashPunctuation, .openPunctuation, .closePunctuation, .initialPunctuation,
+                .finalPunctuation, .otherPunctuation, .mathSymbol, .currencySymbol, .otherSymbol:
+                continue
+            default:
+                return false
+            }
+        }
+        return true
     }
 }

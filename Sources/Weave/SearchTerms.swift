@@ -227,9 +227,10 @@ struct TermTable {
     private(set) var wordParts: [Int] = []
     private(set) var terms: [String] = []
     private var termIDs: [String: Int] = [:]
-    /// The terms' numbers by their UTF-16 code units (as JavaScript compares strings); nil
-    /// when terms were added since it was sorted.
-    private var order: [Int]? = []
+    /// The numbers of the first `sortedCount` terms, by their UTF-16 code units (as JavaScript
+    /// compares strings). Terms added since are placed into it when the order is next asked for.
+    private var order: [Int] = []
+    private var sortedCount = 0
 
     /// The number of the word `bytes`, read now if it never was.
     mutating func read(_ bytes: UnsafeBufferPointer<UInt8>, language: SearchLanguage) -> Int {
@@ -246,17 +247,36 @@ struct TermTable {
         if let id = termIDs[term] { return id }
         termIDs[term] = terms.count
         terms.append(term)
-        order = nil
         return terms.count - 1
     }
 
-    /// Every term's number, in the index's order.
+    /// Every term's number, in the index's order. A save adds a few terms to a table of
+    /// thousands, so new terms are placed by binary search into the order kept from the last
+    /// call; many new terms (a first build) are sorted with the rest. Either way the order is
+    /// the same: no two terms have the same code units, as equal strings have one number.
     mutating func sortedTerms() -> [Int] {
-        if let order { return order }
-        let keys = terms.map { Array($0.utf16) }
-        let sorted = terms.indices.sorted { keys[$0].lexicographicallyPrecedes(keys[$1]) }
-        order = sorted
-        return sorted
+        let added = terms.count - sortedCount
+        if added == 0 { return order }
+        if added > 64 {
+            let keys = terms.map { Array($0.utf16) }
+            order = terms.indices.sorted { keys[$0].lexicographicallyPrecedes(keys[$1]) }
+        } else {
+            for term in sortedCount..<terms.count {
+                let key = Array(terms[term].utf16)
+                var (low, high) = (0, order.count)
+                while low < high {
+                    let middle = (low + high) / 2
+                    if terms[order[middle]].utf16.lexicographicallyPrecedes(key) {
+                        low = middle + 1
+                    } else {
+                        high = middle
+                    }
+                }
+                order.insert(term, at: low)
+            }
+        }
+        sortedCount = terms.count
+        return order
     }
 }
 

@@ -108,9 +108,13 @@ enum SiteFiles {
     /// Writes `pieces` one after the other to `path` inside `folder`, creating folders as needed.
     static func write(_ path: String, pieces: [ArraySlice<UInt8>], into folder: URL) throws(Diagnostic) {
         let url = folder.appendingPathComponent(path)
-        try createFolder(url.deletingLastPathComponent())
         do {
             try writeFile(url.path, pieces)
+        } catch let error as POSIXError where error.code == .ENOENT {
+            // The folder is made the first time a file in it is written: asking for it before
+            // every file costs more than writing a small file.
+            try createFolder(url.deletingLastPathComponent())
+            do { try writeFile(url.path, pieces) } catch { throw failure(url.path, .write, error) }
         } catch {
             throw failure(url.path, .write, error)
         }
@@ -122,9 +126,13 @@ enum SiteFiles {
     /// fresh folder, so no later write truncates a file that an earlier site still serves.
     static func link(_ path: String, from previous: URL?, into folder: URL) -> Bool {
         guard let previous else { return false }
-        let url = folder.appendingPathComponent(path)
-        guard (try? createFolder(url.deletingLastPathComponent())) != nil else { return false }
-        return Foundation.link(previous.appendingPathComponent(path).path, url.path) == 0
+        let (source, url) = (previous.appendingPathComponent(path).path, folder.appendingPathComponent(path))
+        if Foundation.link(source, url.path) == 0 { return true }
+        // As for a write, the folder is made when the first file in it needs it.
+        guard errno == ENOENT, FileManager.default.fileExists(atPath: source),
+            (try? createFolder(url.deletingLastPathComponent())) != nil
+        else { return false }
+        return Foundation.link(source, url.path) == 0
     }
 
     /// Copies `source` to `path` inside `folder`, creating folders as needed.

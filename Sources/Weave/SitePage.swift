@@ -77,6 +77,9 @@ struct SitePage: Sendable, Equatable {
     /// The pages parsed lately (the generated ones are written again on every build).
     private static let parsed = Memo<ParsedPage, MarkdownNode>(capacity: 256, keeping: 4) { $0.source }
 
+    /// Their texts with their lines' starts, likewise.
+    private static let texts = Memo<ParsedPage, SourceText>(capacity: 256, keeping: 4) { $0.source }
+
     private struct ParsedPage: Hashable, Sendable {
         var source: String
         var markdown: MemoText
@@ -86,12 +89,11 @@ struct SitePage: Sendable, Equatable {
         self.kind = kind
         self.source = source
         self.output = output
-        self.document =
-            document
-            ?? Self.parsed.value(for: ParsedPage(source: source, markdown: MemoText(markdown))) {
-                MarkdownParser.parse(markdown)
-            }
-        self.text = SourceText(markdown)
+        let key = ParsedPage(source: source, markdown: MemoText(markdown))
+        self.document = document ?? Self.parsed.value(for: key) { MarkdownParser.parse(markdown) }
+        // An unchanged page keeps its text's storage, and comparing it with the previous
+        // build's costs nothing.
+        self.text = Self.texts.value(for: key) { SourceText(markdown) }
         let name =
             source.split(separator: "/").dropLast(kind == .exercise ? 1 : 0).last.map(String.init) ?? source
         let digits = name.prefix { $0.isNumber }

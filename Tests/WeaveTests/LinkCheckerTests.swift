@@ -112,6 +112,8 @@ struct LinkCheckerTests {
             ("chapters", ".hidden/x.md", "chapters/.hidden/x.md"),
             ("chapters", "a/./b/../c.md", "chapters/a/c.md"),
             ("chapters", "..", ""),
+            ("chapters/việt", "../ảnh/./b.md", "chapters/ảnh/b.md"),
+            ("chapters", ".../x.md", "chapters/.../x.md"),
             ("", "../x.md", nil),
             ("chapters/deep", "../../../x.md", nil),
         ]

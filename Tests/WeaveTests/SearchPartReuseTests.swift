@@ -81,6 +81,31 @@ struct SearchPartReuseTests {
         }
     }
 
+    /// Terms added a few at a time are placed into the kept order; many at once are sorted
+    /// with the rest. Both give the order of one sort of every term by UTF-16 code units,
+    /// letters beyond the BMP (surrogate pairs) and Vietnamese marks included.
+    @Test(arguments: [5, 6, 7] as [UInt64])
+    func termOrderGrownInStepsEqualsOneSort(seed: UInt64) {
+        var random = SplitMix64(seed: seed)
+        let letters = Array("abcdezĐđếườ𝒜😀ﬁ".unicodeScalars)
+        var table = TermTable()
+        for step in 0..<40 {
+            // Mostly a few words (a save), now and then a hundred (a first build).
+            let count = step % 9 == 0 ? 100 : Int(random.next() % 6)
+            for _ in 0..<count {
+                let length = 1 + Int(random.next() % 5)
+                var word = String.UnicodeScalarView()
+                for _ in 0..<length { word.append(letters[Int(random.next() % UInt64(letters.count))]) }
+                let bytes = Array(String(word).utf8)
+                _ = bytes.withUnsafeBufferPointer { table.read($0, language: .vietnamese) }
+            }
+            let expected = table.terms.indices.sorted {
+                table.terms[$0].utf16.lexicographicallyPrecedes(table.terms[$1].utf16)
+            }
+            #expect(table.sortedTerms() == expected, "seed \(seed), step \(step)")
+        }
+    }
+
     @Test(arguments: [1, 2, 3, 4] as [UInt64])
     func postingsAfterEditsEqualPostingsFromNothing(seed: UInt64) {
         for language in [SearchLanguage.english, .vietnamese] {

@@ -1,5 +1,6 @@
 import Foundation
 import Literate
+import TestSupport
 import Testing
 
 @testable import Weave
@@ -243,5 +244,27 @@ struct SearchSynonymWordsTests {
                 == ["deep", "link", "2", "universal", "links", "ok", "app", "links"])
         #expect(SearchSynonyms.words("Liên KẾT sâu (deep link)") == ["liên", "kết", "sâu", "deep", "link"])
         #expect(SearchSynonyms.words(" -- ") == [])
+    }
+
+    /// Text whose only characters beyond ASCII end words (dashes, arrows, quotes, spaces) takes
+    /// the loop over bytes too; a mark, a joiner, a letter or a number beyond ASCII does not.
+    /// Either way the words are those of splitting the lower-cased `Character`s.
+    @Test func textWithSeparatorsBeyondASCIIIsSplitAsCharactersAre() {
+        let pieces = [
+            "Link", "a", "Z9", " ", "-", "_", "\r\n", "—", "→", "’", "“", "€", "©", "\u{00A0}", "…", "⌘",
+            "🇻🇳", "e\u{301}", "\u{200D}", "\u{FE0F}", "é", "½", "Ⓐ", "K", "İ", "ﬁ",
+        ]
+        var random = SplitMix64(seed: 27)
+        for _ in 0..<2000 {
+            let text = (0..<Int(random.next() % 8)).map { _ in
+                pieces[Int(random.next() % UInt64(pieces.count))]
+            }
+            .joined()
+            let characters = text.lowercased().split { !($0.isLetter || $0.isNumber) }.map(String.init)
+            #expect(SearchSynonyms.words(text) == characters, "\(text.unicodeScalars.map(\.value))")
+        }
+        #expect(SearchSynonyms.onlySeparatorsBeyondASCII("deep — link → “app”"))
+        #expect(!SearchSynonyms.onlySeparatorsBeyondASCII("cafe\u{301}"))
+        #expect(!SearchSynonyms.onlySeparatorsBeyondASCII("a\u{200D}b"))
     }
 }

@@ -22,6 +22,7 @@ import collections
 import http.client
 import json
 import math
+import os
 import re
 import socket
 import statistics
@@ -40,7 +41,7 @@ def main():
     data = tempfile.mkdtemp(prefix="reload-bench-")
     server = subprocess.Popen(
         [workbook, "serve", "--port", "0", "--book", str(book), "--data-dir", data,
-         "--config", str(book / "config/demo.json")],
+         "--config", str(book / "config/demo.json")] + (["--timings"] if os.environ.get("TIMINGS") else []),
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     rebuilds = []
     last_lines = collections.deque(maxlen=30)
@@ -76,7 +77,10 @@ def main():
                 wait_for_reload(events, site)
                 figures.append((time.perf_counter() - started) * 1000)
                 time.sleep(0.3)
-                print(f"run {run + 1}: {figures[-1]:.0f} ms   ({'; '.join(rebuilds)})", flush=True)
+                print(f"run {run + 1}: {figures[-1]:.0f} ms   ({'; '.join(r for r in rebuilds if not r.startswith(' '))})",
+                      flush=True)
+                for stage in (r for r in rebuilds if r.startswith(" ")):
+                    print("   " + stage, flush=True)
             time.sleep(3.5)
             settle(events, quiet=0.5)
             memory.append(resident_kilobytes(server.pid))
@@ -143,6 +147,9 @@ def collect_rebuilds(stream, rebuilds, last_lines):
         match = re.match(r"site: ((en|vi): .*)$", line.strip())
         if match:
             rebuilds.append(match.group(1))
+        elif line.startswith("site:   "):
+            # A stage's time, with TIMINGS=1 (`serve --timings`): `site:   PageWriting.write  9.1 ms`.
+            rebuilds.append(line[len("site:"):].rstrip("\n"))
 
 
 def wait_ready(port):
