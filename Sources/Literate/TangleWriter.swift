@@ -215,13 +215,15 @@ public enum TangleWriter {
         var status = stat()
         var existing = target
         var created: [Substring] = []
+        // Paths are split at `/` bytes, as the file system splits them (and a walk over
+        // `Character`s costs more than the `stat` calls).
+        let components = path.utf8.split(separator: UInt8(ascii: "/")).map { Substring($0) }
         if lstat(target, &status) == 0 {
             if status.st_mode & S_IFMT == S_IFDIR { return EISDIR }
-            existing = String(target[..<(target.lastIndex(of: "/") ?? target.startIndex)])
+            existing = String(target[..<(target.utf8.lastIndex(of: UInt8(ascii: "/")) ?? target.startIndex)])
         } else {
             guard errno == ENOENT else { return errno }
             // The deepest folder that exists: the names below it will be made.
-            let components = path.split(separator: "/")
             guard let name = components.last else { return nil }
             created = [name]
             existing = rootText
@@ -240,7 +242,7 @@ public enum TangleWriter {
         if nameLimit > 0, created.contains(where: { $0.utf8.count > nameLimit }) { return ENAMETOOLONG }
         let pathLimit = pathconf(existing, Int32(_PC_PATH_MAX))
         // The limit counts the final NUL; the temporary file stands in the target's folder.
-        let folderLength = target.utf8.count - (path.split(separator: "/").last?.utf8.count ?? 0)
+        let folderLength = target.utf8.count - (components.last?.utf8.count ?? 0)
         if pathLimit > 0, max(target.utf8.count, folderLength + longestTemporaryName) >= pathLimit {
             return ENAMETOOLONG
         }

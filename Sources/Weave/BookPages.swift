@@ -36,7 +36,7 @@ enum BookPages {
                     homeHeadings.map { heading in
                         ("", "", input.options.translation?.original(heading) ?? heading)
                     })
-            home.keepHeadingIDs(of: MarkdownParser.parse(english), reserved: theme.reservedIDs)
+            home.keepHeadingIDs(ofSource: english, reserved: theme.reservedIDs)
             home.translation = input.translations["site/home.md"]
         }
         pages.append(home)
@@ -55,7 +55,7 @@ enum BookPages {
             page.collectAnchors(
                 blocks: blocksByChapter[chapter.path] ?? [], directory: directory, reserved: reserved)
             if let source = input.sourceDocuments[chapter.path] {
-                page.keepHeadingIDs(of: source, reserved: reserved)
+                page.keepHeadingIDs(ofSource: source.text, document: source.document, reserved: reserved)
                 page.translation = input.translations[chapter.path]
             }
             page.foldsCode = folding.contains(chapter.path)
@@ -76,8 +76,8 @@ enum BookPages {
         }
         for var exercise in exercises {
             exercise.collectAnchors(blocks: blocks(of: exercise), directory: nil, reserved: theme.reservedIDs)
-            if let source = exercise.sourceDocument {
-                exercise.keepHeadingIDs(of: source, reserved: theme.reservedIDs)
+            if let source = exercise.sourceMarkdown {
+                exercise.keepHeadingIDs(ofSource: source, reserved: theme.reservedIDs)
             }
             pages.append(exercise)
         }
@@ -115,7 +115,7 @@ enum BookPages {
             kind: .theme(option.kind), source: path, output: chapterOutput(option.file), markdown: markdown)
         page.collectAnchors(blocks: blocks(of: page), directory: nil, reserved: theme.reservedIDs)
         if translation != nil {
-            page.keepHeadingIDs(of: MarkdownParser.parse(source), reserved: theme.reservedIDs)
+            page.keepHeadingIDs(ofSource: source, reserved: theme.reservedIDs)
             page.translation = translation
         }
         return (page, option)
@@ -287,7 +287,7 @@ enum BookPages {
         page.appendix = appendix
         if let translation {
             page.translation = translation
-            page.sourceDocument = MarkdownParser.parse(sourceText)
+            page.sourceMarkdown = sourceText
         }
         return page
     }

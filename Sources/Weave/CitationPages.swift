@@ -141,7 +141,7 @@ public struct CitationPages: Sendable {
         for entry in self.pages.flatMap({ $0.groups.flatMap(\.entries) }) {
             cited[entry.key, default: []] += entry.citedOnPages
         }
-        let bySource = Dictionary(pages.map { ($0.source, $0) }, uniquingKeysWith: { first, _ in first })
+        // Pages by their place, not copied: a page is a large value.
         let order = Dictionary(
             pages.enumerated().map { ($1.source, $0) }, uniquingKeysWith: { first, _ in first })
         var sections: [String: [CitingSection]] = [:]
@@ -153,7 +153,8 @@ public struct CitationPages: Sendable {
             // page itself above its first one.
             var seen: Set<SectionPlace> = []
             for place in sorted {
-                guard let page = bySource[place.page] else { continue }
+                guard let index = order[place.page] else { continue }
+                let page = pages[index]
                 let heading = page.headings.lastIndex { $0.line <= place.line && $0.level > 1 }
                 guard seen.insert(SectionPlace(page: place.page, heading: heading)).inserted else { continue }
                 let number = page.number.map { "\($0). " } ?? ""

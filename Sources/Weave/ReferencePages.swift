@@ -67,7 +67,7 @@ struct ReferencePages: Sendable {
         notFound.collectAnchors(
             blocks: BookPages.blocks(of: notFound), directory: nil, reserved: theme.reservedIDs)
         if let source = input.sourceNotFound {
-            notFound.keepHeadingIDs(of: MarkdownParser.parse(source), reserved: theme.reservedIDs)
+            notFound.keepHeadingIDs(ofSource: source, reserved: theme.reservedIDs)
             notFound.translation = input.translations["site/404.md"]
         }
         return ReferencePages(

@@ -29,7 +29,13 @@ enum SiteFiles {
                     guard let cache else { return site.printPage(parts) }
                     return [
                         cache.printPage(context: site.pageInputs, parts: parts) {
-                            site.printPage(parts).reduce(into: []) { $0 += $1 }
+                            let pieces = site.printPage(parts)
+                            var file: [UInt8] = []
+                            file.reserveCapacity(pieces.reduce(0) { $0 + $1.count })
+                            for piece in pieces {
+                                piece.withUnsafeBufferPointer { file.append(contentsOf: $0) }
+                            }
+                            return file
                         }[...]
                     ]
                 })
@@ -110,9 +116,10 @@ enum SiteFiles {
         let url = folder.appendingPathComponent(path)
         do {
             try writeFile(url.path, pieces)
-        } catch let error as POSIXError where error.code == .ENOENT {
+        } catch let error as POSIXError where error.code == .ENOENT || error.code == .ENOTDIR {
             // The folder is made the first time a file in it is written: asking for it before
-            // every file costs more than writing a small file.
+            // every file costs more than writing a small file. (A file where a folder should be
+            // fails here, named as the folder it is.)
             try createFolder(url.deletingLastPathComponent())
             do { try writeFile(url.path, pieces) } catch { throw failure(url.path, .write, error) }
         } catch {
@@ -126,13 +133,14 @@ enum SiteFiles {
     /// fresh folder, so no later write truncates a file that an earlier site still serves.
     static func link(_ path: String, from previous: URL?, into folder: URL) -> Bool {
         guard let previous else { return false }
-        let (source, url) = (previous.appendingPathComponent(path).path, folder.appendingPathComponent(path))
-        if Foundation.link(source, url.path) == 0 { return true }
+        // Joined as strings: `URL.appendingPathComponent` costs more than the link itself.
+        let (source, target) = (previous.path + "/" + path, folder.path + "/" + path)
+        if Foundation.link(source, target) == 0 { return true }
         // As for a write, the folder is made when the first file in it needs it.
         guard errno == ENOENT, FileManager.default.fileExists(atPath: source),
-            (try? createFolder(url.deletingLastPathComponent())) != nil
+            (try? createFolder(URL(fileURLWithPath: target).deletingLastPathComponent())) != nil
         else { return false }
-        return Foundation.link(source, url.path) == 0
+        return Foundation.link(source, target) == 0
     }
 
     /// Copies `source` to `path` inside `folder`, creating folders as needed.

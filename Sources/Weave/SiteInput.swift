@@ -17,7 +17,7 @@ struct SiteInput: Sendable {
     var translations: [String: TranslatedMarkdown] = [:]
     /// In a build in another language: each chapter's tree in the source language, whose heading
     /// ids the translated page keeps (so that links and anchors work in every language).
-    var sourceDocuments: [String: MarkdownNode] = [:]
+    var sourceDocuments: [String: (text: String, document: MarkdownNode)] = [:]
     /// In a build in another language: the theme's home text and 404 text in the source
     /// language, whose heading ids the translated pages keep.
     var sourceHome: String?
@@ -39,7 +39,7 @@ struct SiteInput: Sendable {
             for index in book.chapters.indices {
                 let chapter = book.chapters[index]
                 let translated = translation.markdown(chapter.path, chapter.source)
-                input.sourceDocuments[chapter.path] = chapter.document
+                input.sourceDocuments[chapter.path] = (chapter.source, chapter.document)
                 input.translations[chapter.path] = translated
                 book.chapters[index] = Chapter(path: chapter.path, source: translated.markdown)
             }

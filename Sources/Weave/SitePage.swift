@@ -63,7 +63,7 @@ struct SitePage: Sendable, Equatable {
     var translation: TranslatedMarkdown?
     /// An exercise page's Markdown in the source language, whose heading ids the translated
     /// page keeps.
-    var sourceDocument: MarkdownNode?
+    var sourceMarkdown: String?
 
     /// Where a line of the page's Markdown comes from, for diagnostics.
     func location(line: Int, column: Int) -> SourceLocation {

@@ -82,9 +82,29 @@ extension SitePage {
     /// Gives the headings the ids of the same headings in the source language's tree, so that
     /// every link and anchor of the source language works on the translated page. Left alone
     /// when the two trees do not have the same headings (a translation cannot add one).
-    mutating func keepHeadingIDs(of source: MarkdownNode, reserved: [String]) {
-        let sourceAnchors = AnchorCollector.collect(source, reserved: Array(codeIDs.values) + reserved)
-        guard sourceAnchors.headings.count == headings.count else { return }
-        for index in headings.indices { headings[index].id = sourceAnchors.headings[index].id }
+    ///
+    /// `text` is the source language's Markdown, and `document` its tree when it was parsed
+    /// already. The ids are kept by the text: a save of one page walks one source tree.
+    mutating func keepHeadingIDs(ofSource text: String, document: MarkdownNode? = nil, reserved: [String]) {
+        let codeIDs = Array(codeIDs.values)
+        let key = SourceHeadingsKey(
+            page: source, text: MemoText(text), reserved: codeIDs.sorted() + reserved)
+        let sourceIDs = Self.sourceHeadingIDs.value(for: key) {
+            AnchorCollector.collect(document ?? MarkdownParser.parse(text), reserved: codeIDs + reserved)
+                .headings.map(\.id)
+        }
+        guard sourceIDs.count == headings.count else { return }
+        for index in headings.indices { headings[index].id = sourceIDs[index] }
+    }
+
+    /// The source language's heading ids of the pages built lately, by the source's text.
+    private static let sourceHeadingIDs = Memo<SourceHeadingsKey, [String]>(capacity: 512, keeping: 4) {
+        $0.page
+    }
+
+    private struct SourceHeadingsKey: Hashable, Sendable {
+        var page: String
+        var text: MemoText
+        var reserved: [String]
     }
 }
