@@ -37,7 +37,7 @@ enum CitationScanner {
         -> (citations: [Citation], headings: [String], unlinked: [Citation])
     {
         let found = scannedMarkdown.value(
-            for: ScannedFile(path: path, text: MemoText(source), commentsOnly: false)
+            for: ScannedFile(path: path, text: MemoText(source))
         ) {
             let (citations, headings, unlinked) = scanMarkdown(path: path, source: source, document: document)
             return MarkdownFindings(citations: citations, headings: headings, unlinked: unlinked)
@@ -53,7 +53,6 @@ enum CitationScanner {
     private struct ScannedFile: Hashable, Sendable {
         var path: String
         var text: MemoText
-        var commentsOnly: Bool
     }
 
     private struct MarkdownFindings: Sendable {
