@@ -215,9 +215,7 @@ public enum TangleWriter {
         var status = stat()
         var existing = target
         var created: [Substring] = []
-        // Paths are split at `/` bytes, as the file system splits them (and a walk over
-        // `Character`s costs more than the `stat` calls).
-        let components = path.utf8.split(separator: UInt8(ascii: "/")).map { Substring($0) }
+        let components = path.slashSeparated
         if lstat(target, &status) == 0 {
             if status.st_mode & S_IFMT == S_IFDIR { return EISDIR }
             existing = String(target[..<(target.utf8.lastIndex(of: UInt8(ascii: "/")) ?? target.startIndex)])

@@ -206,19 +206,20 @@ struct FileTarget {
         if path.hasSuffix("/") || path.isEmpty {
             return .fileTargetOutsideBook(path: path, reason: "not a file name")
         }
-        // Split at `/` bytes, as the file system splits a path.
-        let (slash, dot) = (UInt8(ascii: "/"), UInt8(ascii: "."))
         var depth = 0
-        for component in path.utf8.split(separator: slash) {
-            if component.elementsEqual(CollectionOfOne(dot)) { continue }
-            depth += component.elementsEqual([dot, dot]) ? -1 : 1
+        for component in path.slashSeparated {
+            switch component {
+            case ".": continue
+            case "..": depth -= 1
+            default: depth += 1
+            }
             if depth < 0 { return .fileTargetOutsideBook(path: path, reason: "'..' leaves the book folder") }
         }
         // A symlink inside the book may point outside it: resolve the deepest existing ancestor.
         let rootPath = self.rootPath ?? Self.resolved(root)
         self.rootPath = rootPath
         // Targets written the same way up to their last `/` share a folder.
-        let folderText = path.utf8.lastIndex(of: slash).map { String(path[..<$0]) } ?? ""
+        let folderText = path.utf8.lastIndex(of: UInt8(ascii: "/")).map { String(path[..<$0]) } ?? ""
         let resolved =
             resolvedFolders[folderText]
             ?? Self.resolve(root.appendingPathComponent(path).deletingLastPathComponent(), above: rootPath)

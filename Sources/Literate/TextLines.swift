@@ -19,3 +19,12 @@ extension String {
         return lines
     }
 }
+
+extension String {
+    /// A path's components: what `split(separator: "/")` gives (empty ones dropped), found over
+    /// bytes, as the file system splits a path (`/` is ASCII), instead of over `Character`s,
+    /// which costs more than the `stat` calls a path is checked with.
+    public var slashSeparated: [Substring] {
+        utf8.split(separator: UInt8(ascii: "/")).map { Substring($0) }
+    }
+}

@@ -174,16 +174,14 @@ struct LinkResolver: Sendable {
         if isNormal(folder), isNormal(relative) {
             return folder.isEmpty ? relative : relative.isEmpty ? folder : folder + "/" + relative
         }
-        // Split over UTF-8, as the file system splits a path: `/` is ASCII.
-        let (slash, dot) = (UInt8(ascii: "/"), UInt8(ascii: "."))
-        var parts = folder.utf8.split(separator: slash).map { Substring($0) }
-        for component in relative.utf8.split(separator: slash) {
-            if component.elementsEqual(CollectionOfOne(dot)) { continue }
-            if component.elementsEqual([dot, dot]) {
+        var parts = folder.slashSeparated
+        for component in relative.slashSeparated {
+            switch component {
+            case ".": continue
+            case "..":
                 guard !parts.isEmpty else { return nil }
                 parts.removeLast()
-            } else {
-                parts.append(Substring(component))
+            default: parts.append(component)
             }
         }
         return parts.joined(separator: "/")
