@@ -10,7 +10,9 @@ import Weave
 /// 1. ``rebuild()`` weaves the book without its snippet checks into a fresh folder
 ///    (`site-N`), and the moment it is complete the server switches to it and every open page
 ///    is told to reload. A page never sees a half-written site, because the folder it is served
-///    from is only ever complete.
+///    from is only ever complete. Its two halves, ``buildEnglish()`` and ``publish(_:)``, can
+///    also be called apart, so that a save's English build starts during the watcher's quiet
+///    period (``EarlyRebuilds``).
 /// 2. ``requestChecks()`` then runs what takes longer on a thread of its own: the snippet
 ///    checkers (`workbook check`'s), and a comparison of what the chapters tangle to with the
 ///    Swift on disk. Their findings arrive as a `status` event a moment later. Requests made
@@ -125,22 +127,60 @@ package final class LiveSiteBuilder: @unchecked Sendable {
     /// language is done (``LiveSite/buildSucceeded(folder:diagnostics:languages:)``).
     @discardableResult
     func rebuild() -> [Diagnostic] {
+        publish(buildEnglish())
+    }
+
+    /// The English site built into a new folder, not yet served: the first half of ``rebuild()``,
+    /// which may start while a save still waits out its quiet period (``EarlyRebuilds``). One
+    /// that is never published leaves its folder until the next publish, as the next build
+    /// links its unchanged pages from there.
+    struct EnglishBuild: Sendable {
+        var number: Int
+        var folder: URL
+        var options: SiteOptions
+        /// The English site's options; nil when the build failed.
+        var english: SiteOptions?
+        var diagnostics: [Diagnostic]
+        var failure: Diagnostic?
+        var work: [String]
+    }
+
+    /// Builds the English site into `site-N` (the first half of ``rebuild()``).
+    func buildEnglish() -> EnglishBuild {
         live.buildStarted()
-        let (number, previous): (Int, URL?) = lock.withLock {
+        let number: Int = lock.withLock {
             built += 1
-            return (built, published)
+            return built
         }
         let folder = settings.outputFolder.appendingPathComponent("site-\(number)")
         let options = siteOptions(folder: folder)
-        var diagnostics: [Diagnostic] = []
-        var work: [String] = []
-        defer { lock.withLock { self.work = work } }
-        var isPublished = false
-        var building: URL?
+        var prepared = EnglishBuild(
+            number: number, folder: folder, options: options, diagnostics: [], work: [])
         do throws(Diagnostic) {
             // The PO files are read after the English site is out.
             let english = try BookLanguages.english(options)
-            diagnostics = try build(english, into: &work)
+            prepared.diagnostics = try build(english, into: &prepared.work)
+            prepared.english = english
+        } catch {
+            prepared.failure = error
+        }
+        lock.withLock { work = prepared.work }
+        return prepared
+    }
+
+    /// Serves an English site built by ``buildEnglish()``, then builds and serves each
+    /// translation (the second half of ``rebuild()``). Returns the diagnostics of both halves.
+    func publish(_ prepared: EnglishBuild) -> [Diagnostic] {
+        let previous = lock.withLock { published }
+        var diagnostics = prepared.diagnostics
+        var work = prepared.work
+        defer { lock.withLock { self.work = work } }
+        let folder = prepared.folder
+        var isPublished = false
+        var building: URL?
+        do throws(Diagnostic) {
+            if let failure = prepared.failure { throw failure }
+            guard let english = prepared.english else { return diagnostics }
             let languages = english.otherLanguages.map(\.code)
             if let previous, !languages.isEmpty {
                 for language in languages {
@@ -151,13 +191,14 @@ package final class LiveSiteBuilder: @unchecked Sendable {
                         cachedPagesMoved(language, to: moved)
                     }
                 }
-                publish(folder, number: number, diagnostics: diagnostics, languages: [english.language])
+                publish(folder, replacing: previous, diagnostics: diagnostics, languages: [english.language])
                 isPublished = true
             }
-            let translations = try BookLanguages.translations(options)
+            let translations = try BookLanguages.translations(prepared.options)
             for var site in translations {
                 let destination = site.outputFolder
-                let staging = settings.outputFolder.appendingPathComponent("site-\(number).\(site.language)")
+                let staging = settings.outputFolder.appendingPathComponent(
+                    "site-\(prepared.number).\(site.language)")
                 site.outputFolder = staging
                 building = staging
                 diagnostics = (diagnostics + (try build(site, into: &work))).removingRepeats()
@@ -168,7 +209,7 @@ package final class LiveSiteBuilder: @unchecked Sendable {
                 building = nil
             }
             publish(
-                folder, number: number, diagnostics: diagnostics,
+                folder, replacing: previous, diagnostics: diagnostics,
                 languages: isPublished ? translations.map(\.language) : nil)
             return diagnostics
         } catch {
@@ -210,19 +251,23 @@ package final class LiveSiteBuilder: @unchecked Sendable {
     }
 
     /// Serves `folder` and tells the pages in `languages` (nil: every page) to reload.
-    private func publish(_ folder: URL, number: Int, diagnostics: [Diagnostic], languages: [String]?) {
+    private func publish(
+        _ folder: URL, replacing previous: URL?, diagnostics: [Diagnostic], languages: [String]?
+    ) {
         live.buildSucceeded(
             folder: folder, diagnostics: diagnostics.map(Self.liveDiagnostic), languages: languages)
         lock.withLock { published = folder }
-        removeFolders(olderThan: number - 1)
+        removeFolders(keeping: [folder, previous].compactMap { $0?.lastPathComponent })
     }
 
-    /// Keeps the folder just replaced (a page may still be loading from it) and removes older ones.
-    private func removeFolders(olderThan number: Int) {
+    /// Removes the earlier sites but the one just replaced (a page may still be loading from it),
+    /// those built early and never published among them.
+    private func removeFolders(keeping kept: [String]) {
         let fileManager = FileManager.default
         let names = (try? fileManager.contentsOfDirectory(atPath: settings.outputFolder.path)) ?? []
-        for name in names where name.hasPrefix("site-") {
-            guard let built = Int(name.dropFirst("site-".count)), built < number else { continue }
+        for name in names where name.hasPrefix("site-") && !kept.contains(name) {
+            // A translation still being staged (`site-N.vi`) belongs to the build in progress.
+            guard Int(name.dropFirst("site-".count)) != nil else { continue }
             try? fileManager.removeItem(at: settings.outputFolder.appendingPathComponent(name))
         }
     }

@@ -25,10 +25,14 @@ package final class LiveSiteSession: @unchecked Sendable {
 
     let builder: LiveSiteBuilder
     let watcher: FolderWatcher
+    private let early: EarlyRebuilds<LiveSiteBuilder.EnglishBuild>
     private let heartbeat: any DispatchSourceTimer
 
-    private init(builder: LiveSiteBuilder, watcher: FolderWatcher, heartbeat: any DispatchSourceTimer) {
-        (self.builder, self.watcher, self.heartbeat) = (builder, watcher, heartbeat)
+    private init(
+        builder: LiveSiteBuilder, watcher: FolderWatcher, early: EarlyRebuilds<LiveSiteBuilder.EnglishBuild>,
+        heartbeat: any DispatchSourceTimer
+    ) {
+        (self.builder, self.watcher, self.early, self.heartbeat) = (builder, watcher, early, heartbeat)
     }
 
     /// Starts building and watching; nil when there is no site to serve.
@@ -38,15 +42,19 @@ package final class LiveSiteSession: @unchecked Sendable {
         guard let settings, let live else { return nil }
         let builder = LiveSiteBuilder(settings: settings, live: live)
         removeStaleFolders(next: settings.outputFolder)
-        let build: @Sendable (String) -> Void = { reason in
+        // A save's English build starts while the save waits out its quiet period.
+        let early = EarlyRebuilds { builder.buildEnglish() }
+        let build: @Sendable (String, _ look: Int?) -> Void = { reason, look in
             let clock = ContinuousClock()
             let started = clock.now
-            let diagnostics = builder.rebuild()
+            let prepared = look.flatMap { early.settled(look: $0) }
+            let diagnostics = builder.publish(prepared ?? builder.buildEnglish())
             let elapsed = (clock.now - started).components
             let milliseconds = elapsed.seconds * 1000 + elapsed.attoseconds / 1_000_000_000_000_000
             let errors = diagnostics.filter { $0.severity == .error }.count
             console.error(
-                "site: \(reason) in \(milliseconds) ms, generation \(live.status.generation), \(errors) errors"
+                "site: \(reason) in \(milliseconds) ms\(prepared == nil ? "" : " (English built early)"), "
+                    + "generation \(live.status.generation), \(errors) errors"
             )
             for line in builder.lastWork { console.error("site: \(line)") }
             for diagnostic in diagnostics where diagnostic.severity == .error {
@@ -57,11 +65,12 @@ package final class LiveSiteSession: @unchecked Sendable {
         let folders = builder.watchedFolders
         console.error("site: a save in \(folders.joined(separator: ", ")) rebuilds it")
         let watcher = FolderWatcher(
-            root: settings.bookRoot, folders: folders, skipping: skippedFolders
-        ) { changed in
-            let shown = changed.prefix(2).joined(separator: ", ") + (changed.count > 2 ? ", ..." : "")
-            build("rebuilt after a change to \(shown)")
-        }
+            root: settings.bookRoot, folders: folders, skipping: skippedFolders,
+            onSeen: { early.seen(look: $0) },
+            onSettled: { changed, look in
+                let shown = changed.prefix(2).joined(separator: ", ") + (changed.count > 2 ? ", ..." : "")
+                build("rebuilt after a change to \(shown)", look)
+            })
         watcher.start {
             do {
                 try builder.prepare()
@@ -70,13 +79,13 @@ package final class LiveSiteSession: @unchecked Sendable {
                     "site: \(settings.outputFolder.path): cannot prepare the folder (\(SystemError.describe(error)))"
                 )
             }
-            build("built")
+            build("built", nil)
         }
         let timer = DispatchSource.makeTimerSource(queue: .global(qos: .utility))
         timer.schedule(deadline: .now() + heartbeatInterval, repeating: heartbeatInterval)
         timer.setEventHandler { live.sendHeartbeat() }
         timer.resume()
-        return LiveSiteSession(builder: builder, watcher: watcher, heartbeat: timer)
+        return LiveSiteSession(builder: builder, watcher: watcher, early: early, heartbeat: timer)
     }
 
     /// Stops rebuilding and checking, and removes this run's site folders. A build in progress
@@ -85,6 +94,7 @@ package final class LiveSiteSession: @unchecked Sendable {
         heartbeat.cancel()
         builder.close()
         watcher.stop(timeout: 1)
+        early.close(waiting: 1)
         try? FileManager.default.removeItem(at: builder.settings.outputFolder)
     }
 

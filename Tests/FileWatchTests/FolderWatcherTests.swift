@@ -159,6 +159,49 @@ struct FolderWatcherTests {
     }
 
     #if os(Linux)
+        /// With inotify, a quiet period without an event takes no second look: the change settles
+        /// on the look that saw it, so work started from that look read what settled. A write
+        /// during the quiet period sends an event, and the change settles on a newer look.
+        @Test(
+            arguments: [
+                "this book: a save's English build starts during its quiet period and is published only if nothing was written since"
+            ])
+        func aChangeSettlesOnTheLookThatSawItUnlessAnEventCame(_ source: String) async throws {
+            let book = try TemporaryFolder()
+            try book.write("chapters/01-a.md", "# A\n")
+            let seen = Mailbox<Int>()
+            let settled = Mailbox<SettledLook>()
+            // A long quiet period, so that the test's second write surely falls inside it.
+            let watcher = FolderWatcher(
+                root: book.url, folders: ["chapters"], interval: 3600, quietPeriod: 1,
+                onSeen: { seen.put($0) }, onSettled: { settled.put(SettledLook(paths: $0, look: $1)) })
+            let started = Mailbox<Bool>()
+            watcher.start { started.put(true) }
+            defer { watcher.stop() }
+            #expect(watcher.isEventDriven)
+            #expect(await started.take() == true)
+
+            // One event a save: a file moved in from outside the watched folder, as editors save.
+            func moveIn(_ path: String, _ text: String) throws {
+                try book.write("draft.md", text)
+                // rename(2), which replaces a file there: FileManager's move refuses to.
+                let moved = rename(
+                    book.url.appendingPathComponent("draft.md").path,
+                    book.url.appendingPathComponent(path).path)
+                #expect(moved == 0)
+            }
+            try moveIn("chapters/02-b.md", "# B\n")
+            let look = try #require(await seen.take())
+            #expect(await settled.take() == SettledLook(paths: ["chapters/02-b.md"], look: look))
+
+            try moveIn("chapters/03-c.md", "# C\n")
+            let first = try #require(await seen.take())
+            try moveIn("chapters/03-c.md", "# C, saved again\n")
+            let second = try #require(await seen.take())
+            #expect(second > first)
+            #expect(await settled.take() == SettledLook(paths: ["chapters/03-c.md"], look: second))
+        }
+
         /// With inotify the polling period is only a safety net, here an hour long: a save in a folder
         /// that was deleted and made again at the same path must still wake the watcher at once.
         @Test func aFolderMadeAgainIsWatchedAgain() async throws {
@@ -183,4 +226,10 @@ struct FolderWatcherTests {
             #expect(await seen.take() == ["chapters/part/02-b.md"])
         }
     #endif
+}
+
+/// A settled change as the watcher reports it.
+private struct SettledLook: Equatable, Sendable {
+    var paths: [String]
+    var look: Int
 }
