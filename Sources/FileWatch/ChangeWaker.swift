@@ -74,24 +74,32 @@ final class ChangeWaker: @unchecked Sendable {
         if lock.withLock({ stopped }) { return .stop }
         #if os(Linux)
             if isEventDriven {
-                var descriptors = [
-                    pollfd(fd: inotify, events: Int16(POLLIN), revents: 0),
-                    pollfd(fd: stopPipe[0], events: Int16(POLLIN), revents: 0),
-                ]
-                // Rounded up: waking a millisecond early would cost one more look.
-                let ready = poll(&descriptors, 2, Int32((seconds * 1000).rounded(.up)))
-                if descriptors[1].revents != 0 || lock.withLock({ stopped }) { return .stop }
-                guard ready > 0 else { return .timeout }
-                // The events only say "look now" (the snapshot says what changed), and whether a
-                // folder appeared: only then are the folders walked for new watches.
-                var buffer = [UInt8](repeating: 0, count: 16_384)
-                var foldersAppeared = false
+                let deadline = ContinuousClock.now + .seconds(seconds)
                 while true {
-                    let count = read(inotify, &buffer, buffer.count)
-                    guard count > 0 else { break }
-                    foldersAppeared = foldersAppeared || Self.foldersAppeared(in: buffer[..<count])
+                    let left = (deadline - ContinuousClock.now) / .seconds(1)
+                    var descriptors = [
+                        pollfd(fd: inotify, events: Int16(POLLIN), revents: 0),
+                        pollfd(fd: stopPipe[0], events: Int16(POLLIN), revents: 0),
+                    ]
+                    // Rounded up: waking a millisecond early would cost one more look.
+                    let ready = poll(&descriptors, 2, Int32((max(left, 0) * 1000).rounded(.up)))
+                    if descriptors[1].revents != 0 || lock.withLock({ stopped }) { return .stop }
+                    guard ready > 0 else { return .timeout }
+                    // The events only say "look now" (the snapshot says what changed), and whether
+                    // a folder appeared: only then are the folders walked for new watches.
+                    var buffer = [UInt8](repeating: 0, count: 16_384)
+                    var foldersAppeared = false
+                    var onlyHidden = true
+                    while true {
+                        let count = read(inotify, &buffer, buffer.count)
+                        guard count > 0 else { break }
+                        foldersAppeared = foldersAppeared || Self.foldersAppeared(in: buffer[..<count])
+                        onlyHidden = onlyHidden && Self.onlyHiddenFiles(in: buffer[..<count])
+                    }
+                    // An editor's swap or lock file (`.01-a.md.swp`) is in no snapshot: it wakes
+                    // no look, nor the early build a look starts. Wait for the time left.
+                    if !onlyHidden || foldersAppeared { return .change(foldersAppeared: foldersAppeared) }
                 }
-                return .change(foldersAppeared: foldersAppeared)
             }
         #endif
         return stopSignal.wait(timeout: .now() + seconds) == .success ? .stop : .timeout
@@ -101,6 +109,28 @@ final class ChangeWaker: @unchecked Sendable {
         /// Whether the `inotify_event` records in `bytes` tell of a folder made or moved in, or
         /// of events lost (the queue overflowed).
         static func foldersAppeared(in bytes: ArraySlice<UInt8>) -> Bool {
+            var appeared = false
+            forEachEvent(in: bytes) { mask, _ in
+                if mask & UInt32(IN_Q_OVERFLOW) != 0 { appeared = true }
+                if mask & UInt32(IN_ISDIR) != 0, mask & UInt32(IN_CREATE | IN_MOVED_TO) != 0 {
+                    appeared = true
+                }
+            }
+            return appeared
+        }
+
+        /// Whether every `inotify_event` record in `bytes` names a hidden file (one a snapshot
+        /// skips). A record without a name (events were lost) is not hidden.
+        static func onlyHiddenFiles(in bytes: ArraySlice<UInt8>) -> Bool {
+            var hidden = true
+            forEachEvent(in: bytes) { _, firstByte in
+                if firstByte != UInt8(ascii: ".") { hidden = false }
+            }
+            return hidden
+        }
+
+        /// Calls `body` with each record's mask and the first byte of its name (nil without one).
+        private static func forEachEvent(in bytes: ArraySlice<UInt8>, _ body: (UInt32, UInt8?) -> Void) {
             let header = MemoryLayout<inotify_event>.size
             var offset = bytes.startIndex
             while offset + header <= bytes.endIndex {
@@ -111,11 +141,10 @@ final class ChangeWaker: @unchecked Sendable {
                         Int(raw.loadUnaligned(fromByteOffset: start + 12, as: UInt32.self))
                     )
                 }
-                if mask & UInt32(IN_Q_OVERFLOW) != 0 { return true }
-                if mask & UInt32(IN_ISDIR) != 0, mask & UInt32(IN_CREATE | IN_MOVED_TO) != 0 { return true }
+                let name = offset + header
+                body(mask, length > 0 && name < bytes.endIndex ? bytes[name] : nil)
                 offset += header + length
             }
-            return false
         }
     #endif
 

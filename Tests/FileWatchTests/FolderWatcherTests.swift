@@ -125,6 +125,22 @@ struct FolderWatcherTests {
                 !ChangeWaker.foldersAppeared(in: Self.event(mask: IN_CREATE, name: "new.md", length: 16)[...])
             )
         }
+
+        /// An editor's swap or lock file is hidden, as a snapshot skips it: events about such
+        /// files alone wake no look.
+        @Test func eventsAboutHiddenFilesAloneAreNoChange() {
+            let swap =
+                Self.event(mask: IN_CREATE, name: ".01-a.md.swp", length: 16)
+                + Self.event(mask: IN_MODIFY, name: ".01-a.md.swp", length: 16)
+            #expect(ChangeWaker.onlyHiddenFiles(in: swap[...]))
+            #expect(
+                !ChangeWaker.onlyHiddenFiles(
+                    in: (swap + Self.event(mask: IN_MODIFY, name: "01-a.md", length: 16))[...]))
+            // Lost events name nothing: look.
+            #expect(!ChangeWaker.onlyHiddenFiles(in: (swap + Self.event(mask: IN_Q_OVERFLOW))[...]))
+            #expect(
+                !ChangeWaker.onlyHiddenFiles(in: Self.event(mask: IN_CREATE, name: "4913", length: 16)[...]))
+        }
     #endif
 
     @Test func snapshotSeesTheWatchedFoldersAndSkipsWorkCopies() throws {
