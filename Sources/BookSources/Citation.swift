@@ -81,22 +81,7 @@ enum CitationScanner {
 
     /// Whether `source:` occurs in `text` at all, compared as bytes.
     private static func containsLabel(_ text: String) -> Bool {
-        let marker = Array("source:".utf8)
-        var text = text
-        return text.withUTF8 { bytes in
-            guard bytes.count >= marker.count else { return false }
-            var index = 0
-            let last = bytes.count - marker.count
-            while index <= last {
-                if bytes[index] == marker[0] {
-                    var offset = 1
-                    while offset < marker.count && bytes[index + offset] == marker[offset] { offset += 1 }
-                    if offset == marker.count { return true }
-                }
-                index += 1
-            }
-            return false
-        }
+        text.containsBytes("source:")
     }
 
     private static func scanSwift(path: String, text: String, commentsOnly: Bool) -> [Citation] {
@@ -337,8 +322,8 @@ private struct ProseWalker: MarkdownWalker {
                 swift.read(lines[number - 1], path: path, line: number)
             }
         case .text(let text):
-            guard entering, linkDepth == 0, text.contains("(") else { return }
-            for start in CitationScanner.attributionStarts where text.contains(start) {
+            guard entering, linkDepth == 0, text.utf8.contains(UInt8(ascii: "(")) else { return }
+            for start in CitationScanner.attributionStarts where text.containsBytes(start) {
                 unlinked.append(Citation(form: .label, text: start, location: locate(start, from: node)))
             }
         default:

@@ -177,19 +177,8 @@ package enum BookSourcePages {
 
     /// The chapter with that section, if the book has one.
     static func explainingChapter(_ book: Book) -> String? {
-        // A search over the bytes: Foundation's `contains` bridges each chapter to NSString on
-        // every build, and a generic search over `String.UTF8View` is slower still.
-        let line = Array("\n## \(explainingHeading)\n".utf8)
-        return book.chapters.first { chapter in
-            var source = chapter.source
-            return source.withUTF8 { text in
-                guard text.count >= line.count, let base = text.baseAddress else { return false }
-                return (0...(text.count - line.count)).contains { start in
-                    text[start] == line[0] && text[start + 1] == line[1]
-                        && memcmp(base + start, line, line.count) == 0
-                }
-            }
-        }?.path
+        let line = "\n## \(explainingHeading)\n"
+        return book.chapters.first { $0.source.containsBytes(line) }?.path
     }
 
     static func sourcesIntroduction(explainedIn chapter: String?, words: SiteWords) -> String {

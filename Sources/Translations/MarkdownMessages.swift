@@ -150,7 +150,7 @@ public enum MarkdownMessages {
         }
 
         private mutating func add(_ text: String, line: Int, at placement: Placement) {
-            let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            let trimmed = text.trimmingWhitespaceAndNewlines
             guard MarkdownMessages.hasWords(trimmed) else { return }
             messages.append(Placed(message: SourceMessage(text: trimmed, line: line), placement: placement))
         }

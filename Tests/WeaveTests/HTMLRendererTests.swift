@@ -258,6 +258,25 @@ struct HTMLRendererTests {
         #expect(html.string == "a%20b/%C3%BC?x=1&amp;y=&#x27;2&#x27;#%5Bz%5D")
     }
 
+    /// Every ASCII character: letters, digits and cmark's safe punctuation
+    /// (`-_.+!*(),%#@?=;:/$~`) pass, `&` and `'` become entities, the rest is percent-encoded.
+    @Test func everyASCIICharacterOfAURLIsWrittenAsCmarkWritesIt() {
+        let safe = Set("-_.+!*(),%#@?=;:/$~".utf8)
+        for byte in UInt8(0)...UInt8(127) {
+            var html = HTMLWriter()
+            html.url(String(decoding: [byte], as: UTF8.self))
+            let character = Character(Unicode.Scalar(byte))
+            let expected =
+                byte == UInt8(ascii: "&")
+                ? "&amp;"
+                : byte == UInt8(ascii: "'")
+                    ? "&#x27;"
+                    : character.isASCII && (character.isLetter || character.isNumber) || safe.contains(byte)
+                        ? String(character) : String(format: "%%%02X", byte)
+            #expect(html.string == expected, "byte \(byte)")
+        }
+    }
+
     @Test func rawHTMLIDsAreCollectedAsAnchors() {
         #expect(
             AnchorCollector.ids(in: "<a id=\"one\"></a><span name='two' data-id=\"no\"> id=three") == [
