@@ -155,7 +155,9 @@ public struct SiteWords: Sendable, Hashable {
 
     /// A JSON string literal that cannot end the `<script>` element it sits in: `<` escaped.
     private static func jsonString(_ text: String) -> String {
-        JSONValue.quoted(text).replacingOccurrences(of: "<", with: "\\u003c")
+        let quoted = JSONValue.quoted(text)
+        // Most words hold no `<`: Foundation's replacement walks the text even then.
+        return quoted.containsBytes("<") ? quoted.replacingOccurrences(of: "<", with: "\\u003c") : quoted
     }
 
     /// The keys a theme script asks for: each `t("key"` call in its text, with the line of the

@@ -8,6 +8,7 @@ struct TextLinesTests {
     static let texts = [
         "", "\n", "one", "one\ntwo", "one\ntwo\n", "\n\nthree\n\n", "liên kết\nsâu",
         "a\n\u{301}accent after a line feed", "windows\r\nline\r\nends", "a lone \r in a line\nnext",
+        "ends with a line feed\n\n", "🇻🇳\n\n\nliên\n",
     ]
 
     @Test(arguments: texts)
@@ -39,6 +40,10 @@ struct TextSearchTests {
         }
         #expect(!text.containsBytes("(RFC "))
         #expect(text.containsBytes(text))
+        // A substring searches its own bytes only.
+        let inner = ("[" + text + "]").dropFirst().dropLast()
+        #expect(inner.containsBytes(text))
+        #expect(!inner.containsBytes("["))
     }
 
     /// The trim gives what Foundation's `trimmingCharacters(in: .whitespacesAndNewlines)` gives,
