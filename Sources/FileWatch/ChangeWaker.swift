@@ -69,6 +69,11 @@ final class ChangeWaker: @unchecked Sendable {
         #endif
     }
 
+    /// Whether the last ``wait(seconds:)`` that saw a change ended on a file written and not yet
+    /// closed (an editor that truncates the file, then writes it): work started then would read
+    /// it half-written. Only the watcher's thread reads it.
+    private(set) var lastWakeStillWriting = false
+
     /// Waits up to `seconds` for a change or a stop.
     func wait(seconds: Double) -> Wake {
         if lock.withLock({ stopped }) { return .stop }
@@ -88,17 +93,19 @@ final class ChangeWaker: @unchecked Sendable {
                     // The events only say "look now" (the snapshot says what changed), and whether
                     // a folder appeared: only then are the folders walked for new watches.
                     var buffer = [UInt8](repeating: 0, count: 16_384)
-                    var foldersAppeared = false
-                    var onlyHidden = true
+                    var events: [UInt8] = []
                     while true {
                         let count = read(inotify, &buffer, buffer.count)
                         guard count > 0 else { break }
-                        foldersAppeared = foldersAppeared || Self.foldersAppeared(in: buffer[..<count])
-                        onlyHidden = onlyHidden && Self.onlyHiddenFiles(in: buffer[..<count])
+                        events += buffer[..<count]
                     }
+                    let foldersAppeared = Self.foldersAppeared(in: events[...])
                     // An editor's swap or lock file (`.01-a.md.swp`) is in no snapshot: it wakes
                     // no look, nor the early build a look starts. Wait for the time left.
-                    if !onlyHidden || foldersAppeared { return .change(foldersAppeared: foldersAppeared) }
+                    guard Self.onlyHiddenFiles(in: events[...]), !foldersAppeared else {
+                        lastWakeStillWriting = Self.stillWriting(in: events[...])
+                        return .change(foldersAppeared: foldersAppeared)
+                    }
                 }
             }
         #endif
@@ -129,20 +136,44 @@ final class ChangeWaker: @unchecked Sendable {
             return hidden
         }
 
+        /// Whether a file's last record in `bytes` is a write (`IN_MODIFY`) that no close, move or
+        /// removal followed: the writer may not be done.
+        static func stillWriting(in bytes: ArraySlice<UInt8>) -> Bool {
+            var writing: [[UInt8]: Bool] = [:]
+            forEachRecord(in: bytes) { watch, mask, name in
+                let key = withUnsafeBytes(of: watch) { Array($0) } + name
+                if mask & UInt32(IN_MODIFY) != 0 { writing[key] = true }
+                if mask & UInt32(IN_CLOSE_WRITE | IN_MOVED_FROM | IN_MOVED_TO | IN_DELETE) != 0 {
+                    writing[key] = false
+                }
+            }
+            return writing.values.contains(true)
+        }
+
         /// Calls `body` with each record's mask and the first byte of its name (nil without one).
         private static func forEachEvent(in bytes: ArraySlice<UInt8>, _ body: (UInt32, UInt8?) -> Void) {
+            forEachRecord(in: bytes) { _, mask, name in body(mask, name.first) }
+        }
+
+        /// Calls `body` with each record's watch, mask and name (its bytes before the padding).
+        private static func forEachRecord(
+            in bytes: ArraySlice<UInt8>, _ body: (Int32, UInt32, ArraySlice<UInt8>) -> Void
+        ) {
             let header = MemoryLayout<inotify_event>.size
             var offset = bytes.startIndex
             while offset + header <= bytes.endIndex {
-                let (mask, length) = bytes.withUnsafeBytes { raw -> (UInt32, Int) in
+                let (watch, mask, length) = bytes.withUnsafeBytes { raw -> (Int32, UInt32, Int) in
                     let start = offset - bytes.startIndex
                     return (
+                        raw.loadUnaligned(fromByteOffset: start, as: Int32.self),
                         raw.loadUnaligned(fromByteOffset: start + 4, as: UInt32.self),
                         Int(raw.loadUnaligned(fromByteOffset: start + 12, as: UInt32.self))
                     )
                 }
-                let name = offset + header
-                body(mask, length > 0 && name < bytes.endIndex ? bytes[name] : nil)
+                let nameStart = offset + header
+                let nameEnd = min(nameStart + length, bytes.endIndex)
+                let name = nameStart < nameEnd ? bytes[nameStart..<nameEnd] : bytes[nameEnd..<nameEnd]
+                body(watch, mask, name.prefix { $0 != 0 })
                 offset += header + length
             }
         }

@@ -96,8 +96,9 @@ package final class FolderWatcher: @unchecked Sendable {
                 let reused = looks.last != nil && woken == .timeout && settling != nil && waker.isEventDriven
                 // An event: the look about to be taken will likely see a change, and work started
                 // from it need not wait for the look itself (whatever is written from now on
-                // sends another event, and so another look).
-                let announced = woken != .timeout && waker.isEventDriven
+                // sends another event, and so another look). Not while a file is still being
+                // written: its close will wake the watcher again.
+                let announced = woken != .timeout && waker.isEventDriven && !waker.lastWakeStillWriting
                 if announced { onSeen?(looks.number + 1) }
                 if reused, let last = looks.last {
                     look = last
@@ -112,7 +113,7 @@ package final class FolderWatcher: @unchecked Sendable {
                     // The rebuild runs here, on the watcher's thread: changes made meanwhile are
                     // seen by the next look and give one more rebuild, never a pile of them.
                     onSettled(changed, looks.number)
-                } else if !reused, !announced, debouncer.isWaiting, waker.isEventDriven {
+                } else if woken == .timeout, !reused, debouncer.isWaiting, waker.isEventDriven {
                     // A change no event told of, seen on an idle look.
                     onSeen?(looks.number)
                 }

@@ -42,13 +42,14 @@ package final class LiveSiteSession: @unchecked Sendable {
         guard let settings, let live else { return nil }
         let builder = LiveSiteBuilder(settings: settings, live: live)
         removeStaleFolders(next: settings.outputFolder)
-        // A save's English build starts while the save waits out its quiet period.
+        // Every build runs on one thread, and a save's English build starts there while the
+        // save waits out its quiet period.
         let early = EarlyRebuilds { builder.buildEnglish() }
         let build: @Sendable (String, _ look: Int?) -> Void = { reason, look in
             let clock = ContinuousClock()
             let started = clock.now
             let prepared = look.flatMap { early.settled(look: $0) }
-            let diagnostics = builder.publish(prepared ?? builder.buildEnglish())
+            let diagnostics = early.perform { builder.publish(prepared ?? builder.buildEnglish()) }
             let elapsed = (clock.now - started).components
             let milliseconds = elapsed.seconds * 1000 + elapsed.attoseconds / 1_000_000_000_000_000
             let errors = diagnostics.filter { $0.severity == .error }.count

@@ -126,6 +126,20 @@ struct FolderWatcherTests {
             )
         }
 
+        /// An editor that saves in place truncates the file, then writes it: until the close, a
+        /// build started from the look would read it half-written, so none starts early.
+        @Test func aFileWrittenAndNotYetClosedIsStillBeingWritten() {
+            let truncated = Self.event(mask: IN_MODIFY, name: "01-a.md", length: 16)
+            let closed = Self.event(mask: IN_CLOSE_WRITE, name: "01-a.md", length: 16)
+            let other = Self.event(mask: IN_MODIFY, name: "02-b.md", length: 16)
+            #expect(ChangeWaker.stillWriting(in: truncated[...]))
+            #expect(!ChangeWaker.stillWriting(in: (truncated + truncated + closed)[...]))
+            #expect(ChangeWaker.stillWriting(in: (truncated + closed + other)[...]))
+            #expect(
+                !ChangeWaker.stillWriting(in: Self.event(mask: IN_MOVED_TO, name: "01-a.md", length: 16)[...])
+            )
+        }
+
         /// An editor's swap or lock file is hidden, as a snapshot skips it: events about such
         /// files alone wake no look.
         @Test func eventsAboutHiddenFilesAloneAreNoChange() {

@@ -66,6 +66,26 @@ struct EarlyRebuildsTests {
         #expect(await offPool { early.settled(look: 5) } == nil)
     }
 
+    /// Early builds and the work handed over run on one thread, whose allocations the
+    /// allocator keeps together; once closed, handed work runs where it is handed.
+    @Test func everyBuildRunsOnTheOneBuildThread() async {
+        let threads = Mailbox<UInt>()
+        let early = EarlyRebuilds { threads.put(UInt(pthread_self())) }
+        let (caller, performed) = await offPool {
+            (UInt(pthread_self()), early.perform { UInt(pthread_self()) })
+        }
+        #expect(performed != caller)
+        early.seen(look: 1)
+        #expect(await threads.take() == performed)
+        #expect(await offPool { early.settled(look: 1) } != nil)
+        #expect(await offPool { early.perform { UInt(pthread_self()) } } == performed)
+        early.close(waiting: 5)
+        let (closedCaller, closedRun) = await offPool {
+            (UInt(pthread_self()), early.perform { UInt(pthread_self()) })
+        }
+        #expect(closedRun == closedCaller)
+    }
+
     @Test func nothingSeenIsNothingBuilt() async {
         let builds = Builds()
         let early = EarlyRebuilds { builds.build() }
