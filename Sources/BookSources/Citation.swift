@@ -75,13 +75,8 @@ enum CitationScanner {
     /// elsewhere (where `source:` is also an ordinary argument label). Its caller keeps each
     /// file's by the file's stamp (``BookCitations``).
     static func swift(path: String, text: String, commentsOnly: Bool) -> [Citation] {
-        guard containsLabel(text) else { return [] }
+        guard text.containsBytes("source:") else { return [] }
         return scanSwift(path: path, text: text, commentsOnly: commentsOnly)
-    }
-
-    /// Whether `source:` occurs in `text` at all, compared as bytes.
-    private static func containsLabel(_ text: String) -> Bool {
-        text.containsBytes("source:")
     }
 
     private static func scanSwift(path: String, text: String, commentsOnly: Bool) -> [Citation] {
@@ -324,7 +319,7 @@ private struct ProseWalker: MarkdownWalker {
                 swift.read(lines[number - 1], path: path, line: number)
             }
         case .text(let text):
-            guard entering, linkDepth == 0, text.utf8.contains(UInt8(ascii: "(")) else { return }
+            guard entering, linkDepth == 0, text.containsBytes("(") else { return }
             for start in CitationScanner.attributionStarts where text.containsBytes(start) {
                 unlinked.append(Citation(form: .label, text: start, location: locate(start, from: node)))
             }

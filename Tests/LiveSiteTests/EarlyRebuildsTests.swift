@@ -6,8 +6,8 @@ import Testing
 @testable import LiveSite
 
 /// A save's English build starts during its quiet period and is handed over only when the change
-/// settles on the look it started from (source: "this book: a save's English build starts during
-/// its quiet period and is published only if nothing was written since").
+/// settles on the look it started from.
+/// (source: "this book: a save's English build starts during its quiet period and is published only if nothing was written since")
 @Suite("Building early, during the quiet period")
 struct EarlyRebuildsTests {
     /// Numbers the builds in the order they start; the first may be held until the test lets it go.
