@@ -105,11 +105,11 @@ package struct ClassReport: Codable, Sendable, JSONReport {
             "| --- | " + exercises.map { _ in "---" }.joined(separator: " | ") + " | --- | --- |",
         ]
         for learner in learners {
-            let link = "[\(escape(learner.name))](\(learner.name)/report.md)"
+            let link = "[\(markdownLine(learner.name))](\(learner.name)/report.md)"
             guard let report = learner.report else {
                 lines.append(
-                    "| \(escape(learner.name)) | " + exercises.map { _ in "" }.joined(separator: " | ")
-                        + " | not graded: \(escape(learner.problem ?? "")) | |")
+                    "| \(markdownLine(learner.name)) | " + exercises.map { _ in "" }.joined(separator: " | ")
+                        + " | not graded: \(markdownLine(learner.problem ?? "")) | |")
                 continue
             }
             let cells = exercises.map { id in Self.cell(report.exercises.first { $0.id == id }) }
@@ -135,7 +135,8 @@ package struct ClassReport: Codable, Sendable, JSONReport {
                 "",
                 "Hints unknown (no readable `.exercises-state.json`): "
                     + unread.map {
-                        "\(escape($0.name))" + ($0.progressProblem.map { " (\(escape($0)))" } ?? "")
+                        "\(markdownLine($0.name))"
+                            + ($0.progressProblem.map { " (\(markdownLine($0)))" } ?? "")
                     }
                     .joined(separator: ", ") + ".",
             ]
@@ -169,10 +170,5 @@ package struct ClassReport: Codable, Sendable, JSONReport {
             return text
         }
         return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-    }
-
-    private func escape(_ text: String) -> String {
-        text.replacingOccurrences(of: "\n", with: " ").replacingOccurrences(of: "|", with: "\\|")
-            .replacingOccurrences(of: "<", with: "&lt;")
     }
 }

@@ -239,13 +239,13 @@ package struct GradeReport: Codable, Sendable, JSONReport {
         for exercise in exercises {
             let tests = exercise.tests.isEmpty ? "" : "\(exercise.passedTests) of \(exercise.tests.count)"
             lines.append(
-                "| \(exercise.number) | \(escape(exercise.title)) | \(exercise.status.replacingOccurrences(of: "-", with: " ")) | \(tests) |"
+                "| \(exercise.number) | \(markdownLine(exercise.title)) | \(exercise.status.replacingOccurrences(of: "-", with: " ")) | \(tests) |"
             )
         }
         for exercise in exercises where exercise.status != "not-attempted" {
             lines += [
                 "",
-                "## \(exercise.number). \(escape(exercise.title)): \(exercise.status.replacingOccurrences(of: "-", with: " "))",
+                "## \(exercise.number). \(markdownLine(exercise.title)): \(exercise.status.replacingOccurrences(of: "-", with: " "))",
                 "",
             ]
             for error in exercise.compilerErrors {
@@ -261,8 +261,8 @@ package struct GradeReport: Codable, Sendable, JSONReport {
                 lines.append("- \(test.passed ? "✔" : "✘") `\(test.fullName)`")
                 for issue in test.issues {
                     let place = issue.location.map { "`\($0)`: " } ?? ""
-                    lines.append("  - \(place)\(escape(issue.message))")
-                    for detail in issue.details { lines.append("    - \(escape(detail))") }
+                    lines.append("  - \(place)\(markdownLine(issue.message))")
+                    for detail in issue.details { lines.append("    - \(markdownLine(detail))") }
                 }
             }
             if !exercise.notRun.isEmpty {
@@ -274,10 +274,11 @@ package struct GradeReport: Codable, Sendable, JSONReport {
         }
         return lines.joined(separator: "\n") + "\n"
     }
+}
 
-    /// Keeps a table cell or list item on one line and stops `|` and `<` from becoming Markdown.
-    private func escape(_ text: String) -> String {
-        text.replacingOccurrences(of: "\n", with: " ").replacingOccurrences(of: "|", with: "\\|")
-            .replacingOccurrences(of: "<", with: "&lt;")
-    }
+/// `text` kept to one line of a Markdown table cell or list item, with `|` and `<` stopped from
+/// becoming Markdown: the reports quote learners' names and test output in both.
+func markdownLine(_ text: String) -> String {
+    text.replacingOccurrences(of: "\n", with: " ").replacingOccurrences(of: "|", with: "\\|")
+        .replacingOccurrences(of: "<", with: "&lt;")
 }

@@ -2,10 +2,10 @@
 // change the chapter and re-tangle.
 // Source: chapters/17-inside-app-links.md
 // Source: chapters/04-app-links.md
-// Body hash: fnv1a64-4c12c963893d89c6
+// Body hash: fnv1a64-7662add8295efbf6
 import Foundation
 
-#sourceLocation(file:"chapters/17-inside-app-links.md",line:1832)
+#sourceLocation(file:"chapters/17-inside-app-links.md",line:1802)
 /// A URL split the way `android.net.Uri` reports it to the intent resolver.
 ///
 /// The scheme keeps its case (Android compares schemes case-sensitively), the port is
@@ -166,7 +166,7 @@ public enum IntentFilterMatcher {
         case rejected(Rejection)
     }
 }
-#sourceLocation(file:"chapters/17-inside-app-links.md",line:2003)
+#sourceLocation(file:"chapters/17-inside-app-links.md",line:1973)
 extension IntentFilterMatcher {
     /// The data test of AOSP `IntentFilter.matchData` for a link (an intent without a MIME
     /// type): `nil` when the data fits.
@@ -240,7 +240,7 @@ extension IntentFilterMatcher {
             == String(decoding: expected, as: UTF16.self).lowercased()
     }
 }
-#sourceLocation(file:"chapters/17-inside-app-links.md",line:2086)
+#sourceLocation(file:"chapters/17-inside-app-links.md",line:2056)
 extension PatternMatcher {
     /// Does the part of `uri` this matcher is about match (AOSP `UriRelativeFilter.matchData`)?
     /// A query matches when one of its parameters does: the query is split on `&`, or on `;`
@@ -267,7 +267,7 @@ extension PatternMatcher {
         return pieces
     }
 }
-#sourceLocation(file:"chapters/17-inside-app-links.md",line:2123)
+#sourceLocation(file:"chapters/17-inside-app-links.md",line:2093)
 extension IntentFilterMatcher {
     /// Something that keeps a filter from being verified as an app link.
     public enum AppLinkBlocker: Equatable, Sendable {
@@ -310,7 +310,7 @@ extension IntentFilterMatcher {
         return blockers
     }
 
-    #sourceLocation(file:"chapters/17-inside-app-links.md",line:2145)
+    #sourceLocation(file:"chapters/17-inside-app-links.md",line:2115)
     /// `autoVerify` + `VIEW` + `DEFAULT` + `BROWSABLE` + only `http`/`https` + a host.
     public static func isAppLinkEligible(_ filter: IntentFilter) -> Bool {
         appLinkBlockers(filter).isEmpty

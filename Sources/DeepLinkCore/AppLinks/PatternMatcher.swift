@@ -2,8 +2,8 @@
 // change the chapter and re-tangle.
 // Source: chapters/17-inside-app-links.md
 // Source: chapters/04-app-links.md
-// Body hash: fnv1a64-a6872d5332dc8c86
-#sourceLocation(file:"chapters/17-inside-app-links.md",line:1385)
+// Body hash: fnv1a64-1dd09182f03f8802
+#sourceLocation(file:"chapters/17-inside-app-links.md",line:1355)
 /// Compares a URL path with one path attribute of a manifest `<data>` element, the way Android does.
 ///
 /// Android has five path attributes and each maps to one kind of matcher:
@@ -162,7 +162,7 @@ extension PatternMatcher {
     /// AOSP `PatternMatcher.MAX_PATTERN_STORAGE`: the ints an advanced pattern may parse into.
     static let maxPatternStorage = 2048
 }
-#sourceLocation(file:"chapters/17-inside-app-links.md",line:1555)
+#sourceLocation(file:"chapters/17-inside-app-links.md",line:1525)
 extension PatternMatcher {
     /// The simple glob of `pathPattern`: `.` is any character, `x*` is zero or more `x`,
     /// `.*` skips to the first occurrence of the character after it, `\` escapes.
@@ -212,7 +212,7 @@ extension PatternMatcher {
         return ip == pattern.count - 2 && pattern[ip] == dot && pattern[ip + 1] == star
     }
 }
-#sourceLocation(file:"chapters/17-inside-app-links.md",line:1622)
+#sourceLocation(file:"chapters/17-inside-app-links.md",line:1592)
 extension PatternMatcher {
     /// A range inside `[...]`. A reversed range (`z-a`) is kept and matches nothing, as on Android.
     struct CharacterRange: Sendable {

@@ -80,24 +80,8 @@ let appLinksMatchCommand = Command(
                 help: "The API level the app targets, when the manifest states no targetSdkVersion."),
         ])
 ) { arguments, console in
-    var apiLevel = IntentFilter.latestAPILevel
-    if let text = arguments.value("api-level") {
-        guard let level = Int(text), (1...IntentFilter.latestAPILevel).contains(level) else {
-            throw CommandError.usage(
-                "--api-level needs a whole number from 1 to \(IntentFilter.latestAPILevel), got '\(text)'",
-                command: ["workbook", "applinks", "match"])
-        }
-        apiLevel = level
-    }
-    var targetSDK: Int?
-    if let text = arguments.value("target-sdk") {
-        guard let level = Int(text), (1...IntentFilter.latestAPILevel).contains(level) else {
-            throw CommandError.usage(
-                "--target-sdk needs a whole number from 1 to \(IntentFilter.latestAPILevel), got '\(text)'",
-                command: ["workbook", "applinks", "match"])
-        }
-        targetSDK = level
-    }
+    let apiLevel = try apiLevelOption("api-level", in: arguments) ?? latest
+    let targetSDK = try apiLevelOption("target-sdk", in: arguments)
     let path = arguments[0] ?? ""
     let manifest = try CommandInput.readManifest(path)
     let url = try CommandInput.url(arguments[1] ?? "")
@@ -117,4 +101,16 @@ let appLinksMatchCommand = Command(
         console.error(note)
     }
     return accepting.isEmpty ? .failure : .success
+}
+
+/// The value of `--NAME N`, an Android API level from 1 to ``IntentFilter/latestAPILevel``; nil
+/// when the option is not given.
+private func apiLevelOption(_ name: String, in arguments: ParsedArguments) throws -> Int? {
+    guard let text = arguments.value(name) else { return nil }
+    guard let level = Int(text), (1...latest).contains(level) else {
+        throw CommandError.usage(
+            "--\(name) needs a whole number from 1 to \(latest), got '\(text)'",
+            command: ["workbook", "applinks", "match"])
+    }
+    return level
 }
