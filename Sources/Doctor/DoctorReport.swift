@@ -22,6 +22,14 @@ package struct FetchedResponse: Equatable, Sendable {
 }
 
 extension FetchedResponse {
+    /// A response a fetcher outside this module read.
+    package static func read(url: URL, statusCode: Int, location: String?, contentType: String?, body: Data)
+        -> FetchedResponse
+    {
+        FetchedResponse(
+            url: url, statusCode: statusCode, location: location, contentType: contentType, body: body)
+    }
+
     /// What the hosting checks of DeepLinkCore read: the same facts, with the body's size only.
     var hosted: HostedFileResponse {
         HostedFileResponse(
@@ -46,9 +54,9 @@ package enum FetchOutcome: Equatable, Sendable {
 /// report.passed  // true when both iOS and Android pass
 /// ```
 package struct DoctorReport: Equatable, Sendable {
-    var target: DoctorTarget
-    var ios: PlatformCheck
-    var android: PlatformCheck
+    package var target: DoctorTarget
+    package var ios: PlatformCheck
+    package var android: PlatformCheck
 
     /// Every platform passes: the exit status is 0.
     package var passed: Bool { ios.passed && android.passed }
@@ -105,23 +113,23 @@ package struct PlatformCheck: Equatable, Sendable {
         case unknown
     }
 
-    var platform: Platform
+    package var platform: Platform
     /// The URL of the well-known file.
-    var url: URL
+    package var url: URL
     /// Whether the server answered at all.
-    var answered: Bool
+    package var answered: Bool
     /// A summary of the response, or why there was none.
-    var response: String
+    package var response: String
     /// Hosting findings first, then the file's lint findings.
-    var findings: [LintFinding]
+    package var findings: [LintFinding]
     /// Why the file itself was not linted, when it was not.
-    var fileNotChecked: String?
+    package var fileNotChecked: String?
     /// Who opens the target's link; `nil` when no link was given.
-    var openers: Openers?
+    package var openers: Openers?
     /// A response arrived and no finding is an error.
-    var passed: Bool
+    package var passed: Bool
     /// The statement lists the file includes, each checked as the file itself (Android only).
-    var included: [PlatformCheck] = []
+    package var included: [PlatformCheck] = []
 
     /// What differs between the platforms: the hosting rules, the file's lint, and who the file
     /// lets open a link.

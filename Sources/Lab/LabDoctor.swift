@@ -201,7 +201,7 @@ extension Lab {
     /// The doctor's report for `url`: 403 for a refused target, the report otherwise (a target
     /// that cannot be reached is a report that says so).
     package static func doctor(url: String, rules: LabFetchRules, network: LabNetwork) throws(LabDoctorError)
-        -> DoctorSummary
+        -> DoctorReport
     {
         let target: DoctorTarget
         do {
@@ -228,7 +228,7 @@ extension Lab {
         for url in DoctorReport.includedURLs(assetLinks) {
             included[url] = try fetch(url, refuseWholeRequest: false)
         }
-        return DoctorReport(target: target, aasa: aasa, assetLinks: assetLinks, included: included).summary
+        return DoctorReport(target: target, aasa: aasa, assetLinks: assetLinks, included: included)
     }
 
     package enum LabDoctorError: Error, Equatable {
@@ -342,9 +342,10 @@ struct LabDoctorAnswer: Encodable, Sendable {
         @ExplicitNull var apps: [String]?
         var included: [Platform]
 
-        init(_ check: DoctorSummary.Platform, hosting: String) {
+        init(_ check: PlatformCheck, hosting: String) {
             (platform, url, answered, response, passed) = (
-                check.platform, check.url, check.answered, check.response, check.passed
+                check.platform.rawValue, check.url.absoluteString, check.answered, check.response,
+                check.passed
             )
             findings = check.findings.map { finding in
                 LabFinding(
@@ -354,7 +355,8 @@ struct LabDoctorAnswer: Encodable, Sendable {
                         ? hosting : LabSections.read(code: finding.code))
             }
             fileNotChecked = check.fileNotChecked
-            apps = check.apps
+            // Who opens the link: null when no link was asked about or there is no readable file.
+            if case .apps(let list)? = check.openers { apps = list } else { apps = nil }
             included = check.included.map { Platform($0, hosting: hosting) }
         }
     }
@@ -366,9 +368,12 @@ struct LabDoctorAnswer: Encodable, Sendable {
     var android: Platform
     var lines: [String]
 
-    init(_ summary: DoctorSummary) {
-        (origin, link, passed, lines) = (summary.origin, summary.link, summary.passed, summary.lines)
-        ios = Platform(summary.ios, hosting: LabSections.aasaHosting)
-        android = Platform(summary.android, hosting: LabSections.assetLinksHosting)
+    init(_ report: DoctorReport) {
+        (origin, link, passed, lines) = (
+            report.target.origin.absoluteString, report.target.link?.absoluteString, report.passed,
+            report.lines
+        )
+        ios = Platform(report.ios, hosting: LabSections.aasaHosting)
+        android = Platform(report.android, hosting: LabSections.assetLinksHosting)
     }
 }

@@ -79,7 +79,7 @@ public struct LabRoutes: RouteProvider {
                     Thread {
                         do throws(Lab.LabDoctorError) {
                             continuation.resume(
-                                returning: Result<DoctorSummary, Lab.LabDoctorError>.success(
+                                returning: Result<DoctorReport, Lab.LabDoctorError>.success(
                                     try Lab.doctor(url: body.url, rules: fetchRules, network: network)))
                         } catch {
                             continuation.resume(returning: .failure(error))
@@ -87,8 +87,8 @@ public struct LabRoutes: RouteProvider {
                     }.start()
                 }
                 switch result {
-                case .success(let summary):
-                    return try Self.answer { () throws(LabRequestError) in LabDoctorAnswer(summary) }
+                case .success(let report):
+                    return try Self.answer { () throws(LabRequestError) in LabDoctorAnswer(report) }
                 case .failure(.badRequest(let error)):
                     throw HTTPError.invalidField(error.field, reason: error.message)
                 case .failure(.refused(let message)):

@@ -250,11 +250,11 @@ struct LabDoctorTests {
                     : HTTPResponse(status: .notFound, headers: [:], body: Data())
             })
         ) { port in
-            let summary = try await offPool {
+            let report = try await offPool {
                 try Lab.doctor(url: "http://127.0.0.1:\(port)/", rules: Self.rules, network: .live)
             }
-            #expect(summary.ios.answered && summary.android.answered)
-            #expect(summary.android.response.hasPrefix("status 404"))
+            #expect(report.ios.answered && report.android.answered)
+            #expect(report.android.response.hasPrefix("status 404"))
         }
     }
 }
