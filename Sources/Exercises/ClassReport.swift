@@ -80,6 +80,14 @@ package struct ClassReport: Codable, Sendable, JSONReport {
             ? folder.deletingLastPathComponent().lastPathComponent : folder.lastPathComponent
     }
 
+    /// A learner's folder name as a relative link's path: percent-encoded outside the characters
+    /// a URL path keeps, parentheses and `|` included, so that a name with a space, a `)` or a
+    /// `|` still links to its folder and leaves the table row whole.
+    static func pathInLink(_ name: String) -> String {
+        let kept = CharacterSet.urlPathAllowed.subtracting(CharacterSet(charactersIn: "()/"))
+        return name.addingPercentEncoding(withAllowedCharacters: kept) ?? name
+    }
+
     /// One cell: `passed`, `failed (3)`, `—` (not attempted), `no build`…
     static func cell(_ report: GradeReport.ExerciseReport?) -> String {
         guard let report else { return "—" }
@@ -105,7 +113,7 @@ package struct ClassReport: Codable, Sendable, JSONReport {
             "| --- | " + exercises.map { _ in "---" }.joined(separator: " | ") + " | --- | --- |",
         ]
         for learner in learners {
-            let link = "[\(markdownLine(learner.name))](\(learner.name)/report.md)"
+            let link = "[\(markdownLine(learner.name))](\(Self.pathInLink(learner.name))/report.md)"
             guard let report = learner.report else {
                 lines.append(
                     "| \(markdownLine(learner.name)) | " + exercises.map { _ in "" }.joined(separator: " | ")
