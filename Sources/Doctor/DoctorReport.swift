@@ -14,7 +14,7 @@ package struct FetchedResponse: Equatable, Sendable {
     package var contentType: String?
     package var body: Data
 
-    init(url: URL, statusCode: Int, location: String? = nil, contentType: String?, body: Data) {
+    package init(url: URL, statusCode: Int, location: String? = nil, contentType: String?, body: Data) {
         (self.url, self.statusCode, self.location, self.contentType, self.body) = (
             url, statusCode, location, contentType, body
         )
@@ -22,14 +22,6 @@ package struct FetchedResponse: Equatable, Sendable {
 }
 
 extension FetchedResponse {
-    /// A response a fetcher outside this module read.
-    package static func read(url: URL, statusCode: Int, location: String?, contentType: String?, body: Data)
-        -> FetchedResponse
-    {
-        FetchedResponse(
-            url: url, statusCode: statusCode, location: location, contentType: contentType, body: body)
-    }
-
     /// What the hosting checks of DeepLinkCore read: the same facts, with the body's size only.
     var hosted: HostedFileResponse {
         HostedFileResponse(

@@ -19,11 +19,6 @@ package struct DoctorTarget: Equatable, Sendable {
     /// The link to run the matchers on, when the input had a path, a query or a fragment.
     package var link: URL?
 
-    /// The host the files are fetched from.
-    package var host: String { origin.host ?? "" }
-    /// The port the files are fetched from: the URL's, or its scheme's default.
-    package var port: Int { origin.port ?? (origin.scheme == "http" ? 80 : 443) }
-
     /// Plain HTTP on the loopback interface: fine for testing, never for production.
     var isLocalTest: Bool { origin.scheme == "http" }
 

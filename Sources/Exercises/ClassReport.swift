@@ -80,9 +80,9 @@ package struct ClassReport: Codable, Sendable, JSONReport {
             ? folder.deletingLastPathComponent().lastPathComponent : folder.lastPathComponent
     }
 
-    /// A learner's folder name as a relative link's path: percent-encoded outside the characters
-    /// a URL path keeps, parentheses and `|` included, so that a name with a space, a `)` or a
-    /// `|` still links to its folder and leaves the table row whole.
+    /// A learner's folder name as a relative link's path: every character a URL path does not
+    /// keep is percent-encoded, and so are `(`, `)` and `/`, so that a name with a space, a `)`
+    /// or a `|` still links to its folder and leaves the table row whole.
     static func pathInLink(_ name: String) -> String {
         let kept = CharacterSet.urlPathAllowed.subtracting(CharacterSet(charactersIn: "()/"))
         return name.addingPercentEncoding(withAllowedCharacters: kept) ?? name

@@ -322,7 +322,7 @@ enum CurlFetcher {
                 String($0.dropFirst(name.count + 1)).trimmingCharacters(in: .whitespaces)
             }
         }
-        return FetchedResponse.read(
+        return FetchedResponse(
             url: url, statusCode: status, location: field("Location"), contentType: field("Content-Type"),
             body: body)
     }

@@ -138,10 +138,9 @@ package final class LiveSiteBuilder: @unchecked Sendable {
         var number: Int
         var folder: URL
         var options: SiteOptions
-        /// The English site's options; nil when the build failed.
-        var english: SiteOptions?
+        /// The English site's options, or why the build failed.
+        var english: Result<SiteOptions, Diagnostic>
         var diagnostics: [Diagnostic]
-        var failure: Diagnostic?
         var work: [String]
     }
 
@@ -154,18 +153,21 @@ package final class LiveSiteBuilder: @unchecked Sendable {
         }
         let folder = settings.outputFolder.appendingPathComponent("site-\(number)")
         let options = siteOptions(folder: folder)
-        var prepared = EnglishBuild(
-            number: number, folder: folder, options: options, diagnostics: [], work: [])
+        var diagnostics: [Diagnostic] = []
+        var work: [String] = []
+        let english: Result<SiteOptions, Diagnostic>
         do throws(Diagnostic) {
             // The PO files are read after the English site is out.
-            let english = try BookLanguages.english(options)
-            prepared.diagnostics = try build(english, into: &prepared.work)
-            prepared.english = english
+            let site = try BookLanguages.english(options)
+            diagnostics = try build(site, into: &work)
+            english = .success(site)
         } catch {
-            prepared.failure = error
+            english = .failure(error)
         }
-        lock.withLock { work = prepared.work }
-        return prepared
+        lock.withLock { self.work = work }
+        return EnglishBuild(
+            number: number, folder: folder, options: options, english: english, diagnostics: diagnostics,
+            work: work)
     }
 
     /// Serves an English site built by ``buildEnglish()``, then builds and serves each
@@ -179,8 +181,7 @@ package final class LiveSiteBuilder: @unchecked Sendable {
         var isPublished = false
         var building: URL?
         do throws(Diagnostic) {
-            if let failure = prepared.failure { throw failure }
-            guard let english = prepared.english else { return diagnostics }
+            let english = try prepared.english.get()
             let languages = english.otherLanguages.map(\.code)
             if let previous, !languages.isEmpty {
                 for language in languages {

@@ -120,7 +120,7 @@ struct LabDoctorTests {
             names: ["shop.example": ["93.184.216.34"]],
             files: [
                 "https://shop.example/.well-known/apple-app-site-association": .response(
-                    .read(
+                    FetchedResponse(
                         url: URL(string: "https://shop.example/.well-known/apple-app-site-association")!,
                         statusCode: 200, location: nil, contentType: "application/json", body: Data(aasa.utf8)
                     ))
